@@ -1,17 +1,17 @@
 /** Session state: which files the model read, and their mtime then (for read-first and recovery). */
-import type { FileReadTracker, Freshness } from '../types/file-reads.js';
+import type { FileReadTracker, Freshness, SeenText } from '../types/file-reads.js';
 
 export class FileReadTrackerImpl implements FileReadTracker {
-  private readonly reads = new Map<string, { mtimeMs: number; at: number }>();
+  private readonly reads = new Map<string, { mtimeMs: number; at: number; seen?: SeenText }>();
 
-  recordRead(absolutePath: string, mtimeMs: number): void {
+  recordRead(absolutePath: string, mtimeMs: number, seen?: SeenText): void {
     this.reads.delete(absolutePath); // re-insert so iteration order is recency order
-    this.reads.set(absolutePath, { mtimeMs, at: Date.now() });
+    this.reads.set(absolutePath, { mtimeMs, at: Date.now(), ...(seen ? { seen } : {}) });
   }
 
   /** A write is a read of what was written: the model chose that content. */
-  recordWrite(absolutePath: string, mtimeMs: number): void {
-    this.recordRead(absolutePath, mtimeMs);
+  recordWrite(absolutePath: string, mtimeMs: number, seen?: SeenText): void {
+    this.recordRead(absolutePath, mtimeMs, seen);
   }
 
   checkFresh(absolutePath: string, currentMtimeMs: number): Freshness {
@@ -21,7 +21,7 @@ export class FileReadTrackerImpl implements FileReadTracker {
     return { ok: true };
   }
 
-  lastRead(absolutePath: string): { mtimeMs: number; at: number } | undefined {
+  lastRead(absolutePath: string): { mtimeMs: number; at: number; seen?: SeenText } | undefined {
     return this.reads.get(absolutePath);
   }
 

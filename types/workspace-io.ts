@@ -8,7 +8,8 @@
  * Only the bytes and the process move. Every check stays with the tool and is made on the real
  * path on disk before the service is called: the permission layers (they ran before the tool),
  * containment of the opened descriptor, size limits, the read-before-write rule and stale-file
- * detection (mtimes on disk), binary refusal (the head of the file on disk). And bash hands the
+ * detection (mtimes on disk, and the text itself for a front end's buffer: an unsaved edit changes
+ * no mtime), binary refusal (the head of the file on disk). And bash hands the
  * launcher the command as the OS sandbox wrapped it (`bwrap … bash -c …`), never the bare command.
  */
 
@@ -18,8 +19,11 @@ export interface WorkspaceFiles {
    * The current text of a file: the front end's buffer when it has one open (unsaved changes
    * included), else the file on disk. `realPath` is absolute, links resolved, already checked
    * inside the allowed directories. Rejects when the file cannot be read; the tool reports it.
+   * `range`: only `limit` lines from line `line` (1-based) are needed (a read_file window), so a
+   * large buffer is not transferred whole; a front end may still answer with the whole text only
+   * when it was asked for none.
    */
-  readText?(realPath: string, signal: AbortSignal): Promise<string>;
+  readText?(realPath: string, signal: AbortSignal, range?: { line: number; limit: number }): Promise<string>;
   /**
    * Replace a file's whole text (the front end updates its buffer and the file; it creates a
    * missing file). `realPath` as for readText, its directory existing. Rejects on failure.

@@ -24,6 +24,7 @@ interface Destination {
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { FileReadTracker, OutputLimits } from '../../types/services.js';
+import { freshForChange, seenText } from '../../sdk/file-tool-support/seen-text.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containmentCode, fileScope, insideScope, openDirectory, openEntry, replaceEntry, type ContainedDir } from '../../sdk/file-tool-support/contained-fs.js';
 import type { FileToolOptions } from '../../sdk/file-tool-support/tool-scope.js';
@@ -107,6 +108,7 @@ export class EditFileTool implements Tool {
     try {
       if (info.isDirectory()) return error(messages.directory(target.display));
       if (!info.isFile()) return error(messages.notRegular(target.display));
+      // The mtime first; an editor's buffer is compared once its text is here (below).
       const fresh = this.reads.checkFresh(at.key, info.mtimeMs);
       if (!fresh.ok) return error(fresh.reason === 'not-read' ? messages.notRead(target.display) : messages.changedSinceRead(target.display));
       if (info.size > this.limits.editMaxFileBytes) return error(messages.tooLarge(target.display, info.size, this.limits.editMaxFileBytes));
@@ -128,6 +130,14 @@ export class EditFileTool implements Tool {
       }
       const size = Buffer.byteLength(raw, 'utf8');
       if (size > this.limits.editMaxFileBytes) return error(messages.tooLarge(target.display, size, this.limits.editMaxFileBytes));
+      // An unsaved edit in the buffer changes no mtime: the text the model saw decides.
+      let fresh;
+      try {
+        fresh = await freshForChange(this.reads, at.key, info.mtimeMs, files, signal, raw);
+      } catch (cause) {
+        return error(messages.failed(target.display, (cause as Error | undefined)?.message ?? String(cause)));
+      }
+      if (!fresh.ok) return error(messages.textChanged(target.display));
     } else {
       try {
         // fatal: a file that is not UTF-8 would be silently corrupted by a decode/encode round trip.
@@ -176,7 +186,7 @@ export class EditFileTool implements Tool {
   private async write(at: Destination, info: Stats | undefined, content: string, result: string, signal: AbortSignal): Promise<ToolOutput> {
     try {
       const files = this.options.workspaceFiles?.();
-      if (files?.writeText) this.reads.recordWrite(at.key, await writeThrough(files.writeText.bind(files), at.dir, at.name, at.key, content, info, signal));
+      if (files?.writeText) this.reads.recordWrite(at.key, await writeThrough(files.writeText.bind(files), at.dir, at.name, at.key, content, info, signal), seenText(content));
       else this.reads.recordWrite(at.key, (await replaceEntry(at.dir, at.name, content, info)).mtimeMs);
     } catch (cause) {
       return error(describeFsError(cause, at.target));

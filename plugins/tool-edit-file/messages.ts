@@ -19,6 +19,8 @@ export const messages = {
     `Refusing to edit ${display}: it has not been read in this session. Call read_file on ${display} first, then retry edit_file with old_string copied exactly from what you read.`,
   changedSinceRead: (display: string) =>
     `Refusing to edit ${display}: it has changed on disk since you last read it (someone else may have edited it). Call read_file on ${display} again, then retry edit_file with old_string copied from its current content.`,
+  textChanged: (display: string) =>
+    `Refusing to edit ${display}: its text in the editor has changed since you last read it (the user may have unsaved edits there). Call read_file on ${display} again, then retry edit_file with old_string copied from its current content.`,
   notUtf8: (display: string) =>
     `${display} is not valid UTF-8 text (a binary file or another encoding); edit_file could corrupt it, so nothing was changed. Use bash if you must change it.`,
   tooLarge: (display: string, bytes: number, max: number) =>

@@ -5,20 +5,20 @@
  * gets is not an error — a policy that withheld the output (or failed, which withholds too) leaves
  * the file unread, so the model cannot overwrite a file it never saw.
  */
-import type { FileReadTracker } from '../../types/file-reads.js';
+import type { FileReadTracker, SeenText } from '../../types/file-reads.js';
 
 /** Calls whose result never passes postToolUse (a crash mid-batch) must not grow the map for ever. */
 const MAX_PARKED = 256;
 
 export class DeliveredReads {
-  private readonly parked = new Map<string, { absolutePath: string; mtimeMs: number }>();
+  private readonly parked = new Map<string, { absolutePath: string; mtimeMs: number; seen?: SeenText }>();
 
   constructor(private readonly reads: FileReadTracker) {}
 
-  /** read_file read `absolutePath` (mtime `mtimeMs`) in call `callId` of session `sessionId`. */
-  park(sessionId: string, callId: string, absolutePath: string, mtimeMs: number): void {
+  /** read_file read `absolutePath` (mtime `mtimeMs`; `seen`: of a front end's text) in call `callId` of session `sessionId`. */
+  park(sessionId: string, callId: string, absolutePath: string, mtimeMs: number, seen?: SeenText): void {
     if (this.parked.size >= MAX_PARKED) this.parked.delete(this.parked.keys().next().value as string);
-    this.parked.set(key(sessionId, callId), { absolutePath, mtimeMs });
+    this.parked.set(key(sessionId, callId), { absolutePath, mtimeMs, ...(seen ? { seen } : {}) });
   }
 
   /** The call's final result: recorded as read when `delivered` (the model got the content). */
@@ -27,7 +27,7 @@ export class DeliveredReads {
     const read = this.parked.get(k);
     if (!read) return;
     this.parked.delete(k);
-    if (delivered) this.reads.recordRead(read.absolutePath, read.mtimeMs);
+    if (delivered) this.reads.recordRead(read.absolutePath, read.mtimeMs, read.seen);
   }
 }
 

@@ -7,6 +7,7 @@ import { ContainerModule } from 'inversify';
 import { definePlugin } from '../../types/plugin.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { FileReadTracker, OutputLimits } from '../../types/services.js';
+import type { SeenText } from '../../types/file-reads.js';
 import { lazyTool } from '../../sdk/lazy-tool.js';
 import { outsideReadsOf } from '../../sdk/file-tool-support/outside-read.js';
 import { additionalDirectoriesOf, readOnlyDirectoriesOf, workspaceFilesOf } from '../../sdk/file-tool-support/tool-scope.js';
@@ -39,7 +40,7 @@ export default definePlugin({
         // A file outside the project an allow rule names (`Read(//abs/…)`, `Read(~/…)`), as the sandbox layer judged it.
         const outsideReads = outsideReadsOf(kernel);
         const delivered = context.get<DeliveredReads>(DELIVERED_READS);
-        const recordRead = (absolutePath: string, mtimeMs: number, context: ToolContext): void => delivered.park(context.sessionId, context.toolCallId, absolutePath, mtimeMs);
+        const recordRead = (absolutePath: string, mtimeMs: number, context: ToolContext, seen?: SeenText): void => delivered.park(context.sessionId, context.toolCallId, absolutePath, mtimeMs, seen);
         return lazyTool(readFileDefinition(limits), async () => {
           const { ReadFileTool } = await import('./read-file-tool.js');
           return new ReadFileTool(limits, reads, { additionalDirectories, readOnlyDirectories, workspaceFiles, recordRead, outsideReads });

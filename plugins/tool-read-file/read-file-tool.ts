@@ -23,7 +23,9 @@ import { continuationMarker, cutLinesNote, longLineNote, messages } from './mess
 import { nearbyNames } from './nearby-names.js';
 import type { FileHandle } from 'node:fs/promises';
 import type { WorkspaceFiles } from '../../types/workspace-io.js';
-import { readWindow, textSource, type ByteSource, type WindowStop } from './read-window.js';
+import { readWindow, textSource, type WindowRequest, type WindowResult, type WindowStop } from './read-window.js';
+import type { SeenText } from '../../types/file-reads.js';
+import { seenText } from '../../sdk/file-tool-support/seen-text.js';
 import { sniffFileHead } from '../../sdk/file-tool-support/binary-sniff.js';
 import { inPackageDirectory } from '../../config/project-file.js';
 import { containmentCode, fileScope, openForRead, type FileScope } from '../../sdk/file-tool-support/contained-fs.js';
@@ -39,7 +41,7 @@ export interface ReadFileToolOptions extends FileToolOptions {
    * Where a successful read is reported; default: recorded in the tracker at once. The plugin
    * records it only once the output reached the model (delivered-reads.ts).
    */
-  recordRead?: (absolutePath: string, mtimeMs: number, context: ToolContext) => void;
+  recordRead?: (absolutePath: string, mtimeMs: number, context: ToolContext, seen?: SeenText) => void;
   /** Claude Code's allow rules for a file outside the project (sdk/file-tool-support/outside-read.ts). */
   outsideReads?: OutsideReads;
 }
@@ -101,16 +103,17 @@ export class ReadFileTool implements Tool {
       if (info.nlink > 1 && !inPackageDirectory(real, scope.roots.find((root) => isWithin(root, real)))) return error(messages.hardLinked(display, info.nlink));
       // The disk path stays as it was (no extra await); the front end's path is its own branch.
       const files = this.options.workspaceFiles?.();
-      let source: ByteSource = file;
+      let window: WindowResult;
+      let seen: SeenText | undefined;
       if (files?.readText) {
-        const fromFrontEnd = await frontEndSource(files as Required<Pick<WorkspaceFiles, 'readText'>>, file, real, display, context.signal);
+        const ranged = input.offset != null || input.limit != null;
+        const fromFrontEnd = await frontEndWindow(files as Required<Pick<WorkspaceFiles, 'readText'>>, file, real, display, { offset, limit, maxBytes: this.limits.readMaxBytes, ranged }, context.signal);
         if (typeof fromFrontEnd === 'string') return error(fromFrontEnd);
-        source = fromFrontEnd;
-      }
-      const window = await readWindow(source, { offset, limit, maxBytes: this.limits.readMaxBytes }, context.signal);
+        ({ window, seen } = fromFrontEnd);
+      } else window = await readWindow(file, { offset, limit, maxBytes: this.limits.readMaxBytes }, context.signal);
       switch (window.kind) {
         case 'empty':
-          this.recordRead(real, info.mtimeMs, context);
+          this.recordRead(real, info.mtimeMs, context, seen);
           return { content: messages.empty(display) };
         case 'binary':
           return error(messages.binary(display, window.reason));
@@ -119,7 +122,7 @@ export class ReadFileTool implements Tool {
         case 'aborted':
           return error(messages.aborted(display));
         case 'lines':
-          this.recordRead(real, info.mtimeMs, context);
+          this.recordRead(real, info.mtimeMs, context, seen);
           return { content: this.render(window.firstLine, window.lines, window.stop) };
       }
     } catch (cause) {
@@ -148,9 +151,9 @@ export class ReadFileTool implements Tool {
     return grant?.ok ? { roots: [...scope.roots, real] } : scope;
   }
 
-  private recordRead(absolutePath: string, mtimeMs: number, context: ToolContext): void {
-    if (this.options.recordRead) this.options.recordRead(absolutePath, mtimeMs, context);
-    else this.reads.recordRead(absolutePath, mtimeMs);
+  private recordRead(absolutePath: string, mtimeMs: number, context: ToolContext, seen: SeenText | undefined): void {
+    if (this.options.recordRead) this.options.recordRead(absolutePath, mtimeMs, context, seen);
+    else this.reads.recordRead(absolutePath, mtimeMs, seen);
   }
 
   /**
@@ -182,19 +185,58 @@ export class ReadFileTool implements Tool {
 }
 
 /**
- * The text of a file a front end holds (TOKENS.WorkspaceFiles, an editor's unsaved buffers) for
- * its real path. Every check before this was made on the file on disk; so is the binary refusal
- * (the disk file's head), so an editor's decoding of a binary file is never shown. A string is the
- * error to return.
+ * The window of a file a front end holds (TOKENS.WorkspaceFiles, an editor's unsaved buffers) for
+ * its real path, and what was seen of its text (the read-first rule compares it before a change).
+ * Every check before this was made on the file on disk; so is the binary refusal (the disk file's
+ * head), so an editor's decoding of a binary file is never shown. A string is the error to return.
+ *
+ * A read of some lines (`offset` / `limit` given) asks the front end for those lines only (plus
+ * one, which tells "more follows" from the end, as on disk), so a large buffer is not transferred
+ * whole; they are numbered from `offset`. An empty answer past line 1 (past the end, or a front end
+ * that gives nothing for a range) is read again whole, so the result says what it says on disk.
  */
-async function frontEndSource(files: Required<Pick<WorkspaceFiles, 'readText'>>, file: FileHandle, real: string, display: string, signal: AbortSignal): Promise<ByteSource | string> {
+async function frontEndWindow(
+  files: Required<Pick<WorkspaceFiles, 'readText'>>,
+  file: FileHandle,
+  real: string,
+  display: string,
+  request: WindowRequest & { ranged: boolean },
+  signal: AbortSignal,
+): Promise<{ window: WindowResult; seen: SeenText } | string> {
   const sniff = await sniffFileHead(file);
   if (sniff.binary) return messages.binary(display, sniff.reason);
   try {
-    return textSource(await files.readText(real, signal));
+    const { offset, limit, maxBytes } = request;
+    if (request.ranged && offset > 1) {
+      const range = { line: offset, limit: limit + 1 };
+      const text = await files.readText(real, signal, range);
+      // More lines than asked for: a front end that ignored the range and sent the whole text.
+      if (moreLinesThan(text, range.limit)) return { window: await readWindow(textSource(text), request, signal), seen: seenText(text, range) };
+      if (text !== '') {
+        const window = await readWindow(textSource(text), { offset: 1, limit, maxBytes }, signal);
+        if (window.kind === 'lines') return { window: { ...window, firstLine: window.firstLine + offset - 1 }, seen: seenText(text, range) };
+        if (window.kind !== 'empty' && window.kind !== 'past-end') return { window, seen: seenText(text, range) };
+      }
+    } else if (request.ranged) {
+      const range = { line: 1, limit: limit + 1 };
+      const text = await files.readText(real, signal, range);
+      return { window: await readWindow(textSource(text), { offset: 1, limit, maxBytes }, signal), seen: seenText(text, range) };
+    }
+    const text = await files.readText(real, signal);
+    return { window: await readWindow(textSource(text), request, signal), seen: seenText(text) };
   } catch (cause) {
     return messages.failed(display, describe(cause));
   }
+}
+
+/** Whether `text` has more than `count` lines (it stops counting there). */
+function moreLinesThan(text: string, count: number): boolean {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    lines += 1;
+    if (lines > count || (lines === count && at < text.length - 1)) return true;
+  }
+  return false;
 }
 
 /** `scope`: where similar names may be looked up for a missing file (none without it). */

@@ -16,6 +16,7 @@ import type { FileReadTracker } from '../../types/services.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containmentCode, fileScope, insideScope, openDirectory, openEntry, replaceEntry, type ContainedDir } from '../../sdk/file-tool-support/contained-fs.js';
 import { writeThrough } from '../../sdk/file-tool-support/write-through.js';
+import { freshForChange, seenText } from '../../sdk/file-tool-support/seen-text.js';
 import type { FileToolOptions } from '../../sdk/file-tool-support/tool-scope.js';
 import { checkWriteFileInput } from './input.js';
 import { messages } from './messages.js';
@@ -67,6 +68,7 @@ export class WriteFileTool implements Tool {
       return error(messages.raced(target.display));
     }
     let existing: Stats | undefined;
+    const files = this.options.workspaceFiles?.();
     try {
       const key = path.join(dir.realPath, name);
       try {
@@ -79,13 +81,18 @@ export class WriteFileTool implements Tool {
       if (existing) {
         if (existing.isDirectory()) return error(messages.directory(target.display));
         if (!existing.isFile()) return error(messages.notRegular(target.display));
-        const fresh = this.reads.checkFresh(key, existing.mtimeMs);
-        if (!fresh.ok) return error(fresh.reason === 'not-read' ? messages.notRead(target.display) : messages.changedSinceRead(target.display));
+        // An editor's buffer: its text decides too (an unsaved edit changes no mtime).
+        let fresh;
+        try {
+          fresh = await freshForChange(this.reads, key, existing.mtimeMs, files, context.signal);
+        } catch (cause) {
+          return error(`Could not check ${target.display} before writing it: the editor did not give its text (${(cause as Error | undefined)?.message ?? String(cause)}). Nothing was written.`);
+        }
+        if (!fresh.ok) return error(fresh.reason === 'not-read' ? messages.notRead(target.display) : fresh.reason === 'text-changed' ? messages.textChanged(target.display) : messages.changedSinceRead(target.display));
       }
       if (context.signal.aborted) return error(messages.aborted(target.display));
       try {
-        const files = this.options.workspaceFiles?.();
-        if (files?.writeText) this.reads.recordWrite(key, await writeThrough(files.writeText.bind(files), dir, name, key, content, existing, context.signal));
+        if (files?.writeText) this.reads.recordWrite(key, await writeThrough(files.writeText.bind(files), dir, name, key, content, existing, context.signal), seenText(content));
         else this.reads.recordWrite(key, (await replaceEntry(dir, name, content, existing)).mtimeMs);
       } catch (cause) {
         return error(describeFsError(cause, target, 'write'));

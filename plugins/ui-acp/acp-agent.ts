@@ -42,6 +42,43 @@ export function createAgent(setup: AgentSetup): { app: acp.AgentApp; closeAll():
   const sessions = new Map<string, AcpSession>();
   let connection: Connection | undefined;
   let keys: ProviderKey[] = [];
+  /**
+   * session/loads of one id run one after another (the tail of each id's chain): a second load
+   * arriving while the first replaces the open kernel would find no open session between the
+   * first's shutdown and its new kernel, open a kernel of its own that runs unsaved, and orphan one.
+   */
+  const loads = new Map<string, Promise<unknown>>();
+  /** Sessions being opened (new or load): closeAll waits for them, so none is left running. */
+  const opening = new Set<Promise<unknown>>();
+  let closed = false;
+
+  const oneLoadAtATime = <T>(sessionId: string, work: () => Promise<T>): Promise<T> => {
+    const run = (loads.get(sessionId) ?? Promise.resolve()).then(work, work);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    loads.set(sessionId, tail);
+    void tail.then(() => {
+      if (loads.get(sessionId) === tail) loads.delete(sessionId);
+    });
+    return run;
+  };
+  const tracked = <T>(work: Promise<T>): Promise<T> => {
+    opening.add(work);
+    const done = (): void => void opening.delete(work);
+    work.then(done, done);
+    return work;
+  };
+  /** A session opened while (or after) the connection closed is shut down, never kept. */
+  const keep = async (opened: AcpSession): Promise<void> => {
+    if (!closed) {
+      sessions.set(opened.sessionId, opened);
+      return;
+    }
+    await opened.shutdown();
+    throw acp.RequestError.internalError({ sessionId: opened.sessionId }, 'the connection is closing');
+  };
 
   const session = (sessionId: string): AcpSession => {
     const found = sessions.get(sessionId);
@@ -77,44 +114,8 @@ export function createAgent(setup: AgentSetup): { app: acp.AgentApp; closeAll():
       };
     })
     .onRequest(acp.methods.agent.authenticate, ({ params }) => authenticate(params.methodId, keys, setup.context.env))
-    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-      const opened = await openAcpSession(setup.context, setup.base, { cwd: params.cwd, mcpServers: params.mcpServers ?? [] }, connected(client), place());
-      // Ids are reserved when minted, so this never happens; were it to, the open session keeps
-      // its id and its kernel (never orphaned, still cancelled and shut down with the connection).
-      if (sessions.has(opened.sessionId)) {
-        await opened.shutdown();
-        throw acp.RequestError.internalError({ sessionId: opened.sessionId }, `a new session drew the id of an open one (${opened.sessionId}); send session/new again`);
-      }
-      sessions.set(opened.sessionId, opened);
-      afterResponse(opened);
-      return { sessionId: opened.sessionId, modes: opened.modes() };
-    })
-    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
-      const request = { cwd: params.cwd, mcpServers: params.mcpServers ?? [], resumeId: params.sessionId };
-      const open = () => openAcpSession(setup.context, setup.base, request, connected(client), place());
-      let opened: AcpSession;
-      try {
-        opened = await open();
-      } catch (error) {
-        throw error instanceof SessionOpenHere ? acp.RequestError.internalError({ sessionId: params.sessionId }, error.message) : error;
-      }
-      // One kernel per saved session: an editor re-opening a thread this agent has open gets a
-      // fresh kernel. The kernel just opened found the transcript held by the open one (it would
-      // run unsaved), so it goes, the open one is shut down (its turn ended, its lock released),
-      // and the session opens again, saving. Only a load known to succeed closes the open one: a
-      // load that cannot succeed (another cwd, a bad one) leaves it as it was.
-      const current = sessions.get(params.sessionId);
-      if (current && current !== opened) {
-        await opened.shutdown(); // its held notices (the transcript it could not take) are dropped
-        sessions.delete(params.sessionId);
-        await current.shutdown();
-        opened = await open();
-      }
-      sessions.set(opened.sessionId, opened);
-      await opened.replayHistory();
-      afterResponse(opened);
-      return { modes: opened.modes() };
-    })
+    .onRequest(acp.methods.agent.session.new, ({ params, client }) => tracked(newSession(params, client)))
+    .onRequest(acp.methods.agent.session.load, ({ params, client }) => tracked(oneLoadAtATime(params.sessionId, () => loadSession(params, client))))
     // `$/cancel_request` for a prompt (the handler's signal) cancels its turn as session/cancel does.
     .onRequest(acp.methods.agent.session.prompt, ({ params, signal }) => session(params.sessionId).prompt(params.prompt, signal))
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => sessions.get(params.sessionId)?.cancel())
@@ -123,9 +124,52 @@ export function createAgent(setup: AgentSetup): { app: acp.AgentApp; closeAll():
       return {};
     });
 
+  async function newSession(params: acp.NewSessionRequest, client: acp.AgentContext): Promise<acp.NewSessionResponse> {
+    const opened = await openAcpSession(setup.context, setup.base, { cwd: params.cwd, mcpServers: params.mcpServers ?? [] }, connected(client), place());
+    // Ids are reserved when minted, so this never happens; were it to, the open session keeps
+    // its id and its kernel (never orphaned, still cancelled and shut down with the connection).
+    if (sessions.has(opened.sessionId)) {
+      await opened.shutdown();
+      throw acp.RequestError.internalError({ sessionId: opened.sessionId }, `a new session drew the id of an open one (${opened.sessionId}); send session/new again`);
+    }
+    await keep(opened);
+    afterResponse(opened);
+    return { sessionId: opened.sessionId, modes: opened.modes() };
+  }
+
+  async function loadSession(params: acp.LoadSessionRequest, client: acp.AgentContext): Promise<acp.LoadSessionResponse> {
+    const request = { cwd: params.cwd, mcpServers: params.mcpServers ?? [], resumeId: params.sessionId };
+    const open = () => openAcpSession(setup.context, setup.base, request, connected(client), place());
+    let opened: AcpSession;
+    try {
+      opened = await open();
+    } catch (error) {
+      throw error instanceof SessionOpenHere ? acp.RequestError.internalError({ sessionId: params.sessionId }, error.message) : error;
+    }
+    // One kernel per saved session: an editor re-opening a thread this agent has open gets a
+    // fresh kernel. The kernel just opened found the transcript held by the open one (it would
+    // run unsaved), so it goes, the open one is shut down (its turn ended, its lock released),
+    // and the session opens again, saving. Only a load known to succeed closes the open one: a
+    // load that cannot succeed (another cwd, a bad one) leaves it as it was.
+    const current = sessions.get(params.sessionId);
+    if (current && current !== opened) {
+      await opened.shutdown(); // its held notices (the transcript it could not take) are dropped
+      sessions.delete(params.sessionId);
+      await current.shutdown();
+      opened = await open();
+    }
+    await keep(opened);
+    await opened.replayHistory();
+    afterResponse(opened);
+    return { modes: opened.modes() };
+  }
+
   return {
     app,
     closeAll: async () => {
+      // Sessions still opening are kept or shut down by `keep`; wait for them to settle first.
+      closed = true;
+      await Promise.allSettled([...opening]);
       const all = [...sessions.values()];
       sessions.clear();
       await Promise.allSettled(all.map((s) => s.shutdown()));

@@ -18,6 +18,7 @@ import type { EditSnapshots } from './edit-snapshots.js';
 import { historyUpdates } from './history-replay.js';
 import { bypassRefusal, isPermissionMode, modeState, offeredModes } from './modes.js';
 import { ACP_UI_NAME, approvalOutcome, permissionOptions } from './permission-options.js';
+import { FinalStatuses } from './final-statuses.js';
 import { currentPlan, followPlan } from './plan.js';
 import { promptParts, promptText } from './prompt-text.js';
 import { availableCommands, slashPrompt, unknownCommandText } from './slash-commands.js';
@@ -70,8 +71,17 @@ export class AcpSession {
   /** Approval questions whose `approval_request` event the turn has streamed (see approve). */
   private readonly approvalEvents = new Map<string, () => void>();
   private readonly approvalEventsSeen = new Set<string>();
-  /** Sub-agents' calls shown to the editor for approval, allowed, not yet ended. */
+  /**
+   * Sub-agents' calls shown to the editor for approval, not yet ended, each with the turn that
+   * was running when it was asked (undefined: none, a background task's). They are not the turn's
+   * own calls (`announced`): they end by their answer and their result, never by whichever turn
+   * ends next (a background sub-agent's outlives the turn).
+   */
+  private readonly subAgentAsked = new Map<string, AbortController | undefined>();
+  /** Sub-agents' calls allowed, not yet ended. */
   private readonly subAgentCalls = new Set<string>();
+  /** No update follows a call's final status (final-statuses.ts). */
+  private readonly finalStatuses = new FinalStatuses();
   /** The editor's approval questions, asked one after another (approve). */
   private questions: Promise<unknown> = Promise.resolve();
   private readonly complain: (text: string) => void;
@@ -100,6 +110,7 @@ export class AcpSession {
 
   /** Queued in order; a failed write (the editor went away) is said on stderr, once per update. */
   send(update: SessionUpdate): void {
+    if (!this.finalStatuses.admit(update)) return;
     this.updates = this.updates.then(() => this.client.notify('session/update', { sessionId: this.sessionId, update })).catch((error: unknown) => {
       this.complain(`mewcode: acp: a session/update could not be sent: ${error instanceof Error ? error.message : String(error)}\n`);
     });
@@ -243,13 +254,23 @@ export class AcpSession {
       if (!signal.aborted) throw error;
       reason = 'cancelled';
     }
-    // A call shown to the editor that never ended (asked about when the turn was cancelled, or
-    // stopped with its turn), the turn's own or a sub-agent's, is not left pending or in progress:
-    // it failed, as session/load's replay of the saved history shows it.
-    for (const toolCallId of new Set([...this.announced, ...this.subAgentCalls])) this.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    // A call of this turn shown to the editor that never ended (asked about when the turn was
+    // cancelled, or stopped with its turn) is not left pending or in progress: it failed, as
+    // session/load's replay of the saved history shows it. A sub-agent's allowed call asked during
+    // this turn is the turn's too when the turn was cancelled (its sub-agents stopped with it); a
+    // turn that ended normally saw its sub-agents end, so any still open is a background task's.
+    const ended = [...this.announced];
+    if (signal.aborted) {
+      for (const [toolCallId, turn] of this.subAgentAsked) {
+        if (turn?.signal !== signal || !this.subAgentCalls.has(toolCallId)) continue;
+        ended.push(toolCallId);
+        this.subAgentAsked.delete(toolCallId);
+        this.subAgentCalls.delete(toolCallId);
+      }
+    }
+    for (const toolCallId of new Set(ended)) this.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
     this.announced.clear();
     this.terminals.clear();
-    this.subAgentCalls.clear();
     await this.flush();
     const stop = signal.aborted ? 'cancelled' : reason === 'completed' && cutOff ? 'max_tokens' : STOP_REASONS[reason ?? 'error'];
     if (stop === 'error') throw RequestError.internalError({ sessionId: this.sessionId }, lastError ?? 'the run ended without a result');
@@ -291,8 +312,9 @@ export class AcpSession {
     }
   }
 
-  private announce(call: ToolCall, status: 'pending' | 'in_progress', content?: ToolCallContent[]): void {
-    this.announced.add(call.id);
+  /** `ownCall`: one of the turn's own calls (a sub-agent's is tracked apart: subAgentAsked). */
+  private announce(call: ToolCall, status: 'pending' | 'in_progress', content?: ToolCallContent[], ownCall = true): void {
+    if (ownCall) this.announced.add(call.id);
     const announced = announceToolCall(call, status, { projectRoot: this.kernel.projectRoot, homeDir: this.kernel.homeDir, tool: this.kernel.tools.get(call.name) });
     this.send({ sessionUpdate: 'tool_call', ...announced, ...(content ? { content } : {}) });
   }
@@ -310,9 +332,9 @@ export class AcpSession {
     const outcome = await asked;
     // A sub-agent's call has no events in the turn: what the editor was shown is ended here (a
     // deny), or when the call has run (subAgentCallEnded), never left pending.
-    if (request.agentId !== undefined && request.agentId !== 'main') {
+    if (isSubAgent(request)) {
       if (outcome.choice === 'deny') {
-        this.announced.delete(request.toolCallId);
+        this.subAgentAsked.delete(request.toolCallId);
         this.send({ sessionUpdate: 'tool_call_update', toolCallId: request.toolCallId, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: `Denied: ${outcome.reason ?? 'not approved'}` } }] });
       } else {
         this.subAgentCalls.add(request.toolCallId);
@@ -325,7 +347,7 @@ export class AcpSession {
   /** A sub-agent's call the editor was asked about has run: its result, as for the turn's own calls. */
   subAgentCallEnded(call: ToolCall, result: ToolResult): void {
     if (!this.subAgentCalls.delete(call.id)) return;
-    this.announced.delete(call.id);
+    this.subAgentAsked.delete(call.id);
     const diff = editDiff(call, this.kernel.projectRoot, this.snapshots.takeOut(call.id), this.kernel.homeDir);
     this.send({ sessionUpdate: 'tool_call_update', ...toolResultUpdate(call, result, diff) });
   }
@@ -336,9 +358,13 @@ export class AcpSession {
     const file = request.target.kind === 'path' && request.target.path !== '' ? absolutePath(request.target.path, this.kernel.projectRoot, this.kernel.homeDir) : undefined;
     const before = file && (call.name === 'write_file' || call.name === 'edit_file') ? await this.snapshots.readBefore(file) : undefined;
     const proposed = editDiff(call, this.kernel.projectRoot, before, this.kernel.homeDir);
-    if (!this.announced.has(call.id)) this.announce(call, 'pending', proposed ? [proposed] : undefined);
-    const options = permissionOptions(request);
     const turn = this.turn;
+    if (isSubAgent(request)) {
+      // The sub-agent's, not the turn's own: shown, and remembered with the turn it was asked in.
+      if (!this.subAgentAsked.has(call.id)) this.announce(call, 'pending', proposed ? [proposed] : undefined, false);
+      this.subAgentAsked.set(call.id, turn);
+    } else if (!this.announced.has(call.id)) this.announce(call, 'pending', proposed ? [proposed] : undefined);
+    const options = permissionOptions(request);
     if (turn?.signal.aborted) return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: 'the prompt turn was cancelled in the editor' };
     const toolCall = announceToolCall(call, 'pending', { projectRoot: this.kernel.projectRoot, homeDir: this.kernel.homeDir, tool: request.tool });
     await this.flush();
@@ -355,8 +381,10 @@ export class AcpSession {
     }
     // The protocol's `cancelled` outcome says the prompt turn was cancelled: the turn ends so, as
     // after session/cancel (an editor may dismiss the question that way without sending one).
-    if (response.outcome.outcome === 'cancelled') turn?.abort();
-    return approvalOutcome(response.outcome, options);
+    // The answer as received: an editor may send `result: {}` or `null` (a deny, said as such).
+    const outcome: unknown = (response as Partial<RequestPermissionResponse> | null | undefined)?.outcome;
+    if ((outcome as { outcome?: unknown } | undefined)?.outcome === 'cancelled') turn?.abort();
+    return approvalOutcome(outcome, options);
   }
 
   /**
@@ -366,7 +394,7 @@ export class AcpSession {
    */
   private async streamedUpTo(request: ApprovalRequest): Promise<void> {
     const id = request.toolCallId;
-    if (this.approvalEventsSeen.delete(id) || !this.turn || (request.agentId !== undefined && request.agentId !== 'main')) return;
+    if (this.approvalEventsSeen.delete(id) || !this.turn || isSubAgent(request)) return;
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
       this.approvalEvents.set(id, resolve);
@@ -390,4 +418,9 @@ export class AcpSession {
     }
     await this.running.shutdown();
   }
+}
+
+/** A sub-agent's question (its calls have no events in the session's turn). */
+function isSubAgent(request: ApprovalRequest): boolean {
+  return request.agentId !== undefined && request.agentId !== 'main';
 }

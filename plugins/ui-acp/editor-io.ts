@@ -15,7 +15,7 @@
  *   CLEAN_ENVIRONMENT);
  * - the terminal's lifetime: it is always released, killed first on timeout or cancellation.
  */
-import type { AgentContext, ClientCapabilities, TerminalHandle } from '@agentclientprotocol/sdk';
+import type { AgentContext, ClientCapabilities, ReadTextFileRequest, TerminalHandle } from '@agentclientprotocol/sdk';
 import { ContainerModule } from 'inversify';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -125,8 +125,10 @@ export function editorFiles(options: Pick<EditorIoOptions, 'client' | 'sessionId
   const fs = options.capabilities?.fs;
   const files: WorkspaceFiles = {};
   if (fs?.readTextFile === true) {
-    files.readText = async (realPath, signal) => {
-      const response = await client.request('fs/read_text_file', { sessionId: sessionId(), path: editorPath(realPath) }, { cancellationSignal: signal, stopWaitingOnCancel: true });
+    // A read_file window asks for its lines only (`line` is 1-based): a large buffer is not sent whole.
+    files.readText = async (realPath, signal, range) => {
+      const request: ReadTextFileRequest = { sessionId: sessionId(), path: editorPath(realPath), ...(range ? { line: range.line, limit: range.limit } : {}) };
+      const response = await client.request('fs/read_text_file', request, { cancellationSignal: signal, stopWaitingOnCancel: true });
       if (typeof response?.content !== 'string') throw new Error('the editor answered fs/read_text_file without text');
       return response.content;
     };

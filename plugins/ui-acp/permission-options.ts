@@ -4,7 +4,7 @@
  * as an ApprovalOutcome the permission layers act on (an "always" answer is saved by the rules
  * layer exactly as the terminal UI's is, so the next identical call does not ask).
  */
-import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk';
+import type { PermissionOption } from '@agentclientprotocol/sdk';
 import { answerCanBeRemembered, type ApprovalChoice, type ApprovalOutcome, type ApprovalRequest } from '../../types/permissions.js';
 
 export const ACP_UI_NAME = 'ui-acp';
@@ -26,11 +26,28 @@ export function permissionOptions(request: Pick<ApprovalRequest, 'allowRuleLifts
 
 const CHOICES: ReadonlySet<string> = new Set<ApprovalChoice>(['allow_once', 'allow_session', 'allow_always', 'deny']);
 
-/** The editor's answer; anything but one of the offered options denies. */
-export function approvalOutcome(outcome: RequestPermissionOutcome, offered: readonly PermissionOption[]): ApprovalOutcome {
-  if (outcome.outcome === 'cancelled') return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: 'the prompt turn was cancelled in the editor' };
-  const option = offered.find((o) => o.optionId === outcome.optionId);
-  if (!option || !CHOICES.has(option.optionId)) return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: `the editor answered with an option that was not offered (${JSON.stringify(outcome.optionId)})` };
+/**
+ * The editor's answer (its response's `outcome`, as received: an editor may send `result: {}` or
+ * `null`); anything but one of the offered options denies, the reason saying what was sent.
+ */
+export function approvalOutcome(outcome: unknown, offered: readonly PermissionOption[]): ApprovalOutcome {
+  const deny = (reason: string): ApprovalOutcome => ({ choice: 'deny', answeredBy: ACP_UI_NAME, reason });
+  if (typeof outcome !== 'object' || outcome === null || typeof (outcome as { outcome?: unknown }).outcome !== 'string') {
+    return deny(`the editor answered the permission request without an outcome${outcome === undefined ? '' : ` (it sent ${sent(outcome)})`}`);
+  }
+  const answer = outcome as { outcome: string; optionId?: unknown };
+  if (answer.outcome === 'cancelled') return deny('the prompt turn was cancelled in the editor');
+  if (answer.outcome !== 'selected' || typeof answer.optionId !== 'string') {
+    return deny(`the editor answered the permission request with an outcome that is not one of its options (${sent(outcome)})`);
+  }
+  const option = offered.find((o) => o.optionId === answer.optionId);
+  if (!option || !CHOICES.has(option.optionId)) return deny(`the editor answered with an option that was not offered (${JSON.stringify(answer.optionId)})`);
   const choice = option.optionId as ApprovalChoice;
-  return choice === 'deny' ? { choice, answeredBy: ACP_UI_NAME, reason: 'the user rejected it in the editor' } : { choice, answeredBy: ACP_UI_NAME };
+  return choice === 'deny' ? deny('the user rejected it in the editor') : { choice, answeredBy: ACP_UI_NAME };
+}
+
+/** What the editor sent, short, for a reason. */
+function sent(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }

@@ -6,6 +6,13 @@
  * answer a request the client never sent. The scan keeps a few counters and the id's own bytes,
  * never the line.
  *
+ * Its top-level `"method"`, `"result"` and `"error"` members tell a response from a request: a
+ * dropped response must never be answered (line-cap.ts).
+ *
+ * One pass, whatever the line holds: the bulk of a large line is one string (a file's text), and
+ * its next quote and next backslash are each looked for once, natively, from where the last look
+ * left off (looking again for both at every escape was quadratic on a text full of `\n`).
+ *
  * When the line is not one JSON object (a batch, garbage, a line cut short) no id is found: a
  * wrong answer is worse than none (the client's own timeout still ends its wait). A duplicated
  * top-level `"id"` gives the last one, as JSON.parse does.
@@ -25,13 +32,33 @@ const CLOSE_ARRAY = 0x5d;
 
 const isSpace = (byte: number): boolean => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 
-/** Where the next quote or backslash is, from `from` (-1: none). */
-function nextOf(bytes: Uint8Array, from: number): number {
-  const quote = bytes.indexOf(QUOTE, from);
-  const backslash = bytes.indexOf(BACKSLASH, from);
-  if (quote < 0) return backslash;
-  if (backslash < 0) return quote;
-  return Math.min(quote, backslash);
+/**
+ * The next quote or backslash of one chunk, from a position that only moves forward: each kind is
+ * looked for again only once the position has passed the one found, so the chunk is read once.
+ */
+class SpecialBytes {
+  private quote = -1;
+  private backslash = -1;
+  private quoteSearched = false;
+  private backslashSearched = false;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  /** Where the next quote or backslash at or after `from` is (the chunk's length: none). */
+  next(from: number): number {
+    const end = this.bytes.length;
+    if (!this.quoteSearched || (this.quote < from && this.quote !== end)) {
+      const at = this.bytes.indexOf(QUOTE, from);
+      this.quote = at < 0 ? end : at;
+      this.quoteSearched = true;
+    }
+    if (!this.backslashSearched || (this.backslash < from && this.backslash !== end)) {
+      const at = this.bytes.indexOf(BACKSLASH, from);
+      this.backslash = at < 0 ? end : at;
+      this.backslashSearched = true;
+    }
+    return Math.min(this.quote, this.backslash);
+  }
 }
 
 export class TopLevelIdScanner {
@@ -44,21 +71,23 @@ export class TopLevelIdScanner {
   private ended = false;
   /** At the top level: expecting a key, reading one, or past the key (its value). */
   private place: 'key' | 'in-key' | 'value' = 'key';
-  /** The top-level key being read (only whether it is `id` matters: capped). */
+  /** The top-level key being read (only whether it is `id` or `method` matters: capped). */
   private key = '';
   /** The raw bytes of the top-level `id` value being read, undefined when it is not being read. */
   private value: number[] | undefined;
   private found: number | string | undefined;
+  /** Which of `method`, `result`, `error` the top-level object has. */
+  private readonly members = new Set<string>();
 
   feed(bytes: Uint8Array): void {
+    const special = new SpecialBytes(bytes);
     let i = 0;
     while (i < bytes.length) {
       // The bulk of a large line is one string (a resource's text): skipped to its next quote or
       // backslash natively, not byte by byte.
       if (this.inString && !this.escaped && !this.value && this.place !== 'in-key') {
-        const next = nextOf(bytes, i);
-        if (next < 0) return;
-        i = next;
+        i = special.next(i);
+        if (i >= bytes.length) return;
       }
       this.step(bytes[i]!);
       i += 1;
@@ -68,6 +97,14 @@ export class TopLevelIdScanner {
   /** The id, once the whole message was fed (undefined when there is none or the line is not one object). */
   id(): number | string | undefined {
     return this.wellFormed && this.ended ? this.found : undefined;
+  }
+
+  /**
+   * Whether the whole message was one object shaped as a response: a top-level `"result"` or
+   * `"error"` and no `"method"` (one with neither is an invalid request, answered as a request).
+   */
+  isResponse(): boolean {
+    return this.wellFormed && this.ended && !this.members.has('method') && (this.members.has('result') || this.members.has('error'));
   }
 
   private step(byte: number): void {
@@ -89,8 +126,11 @@ export class TopLevelIdScanner {
       else if (byte === BACKSLASH) this.escaped = true;
       else if (byte === QUOTE) {
         this.inString = false;
-        if (this.depth === 1 && this.place === 'in-key') this.place = 'value';
-      } else if (this.depth === 1 && this.place === 'in-key' && this.key.length < 4) this.key += String.fromCharCode(byte);
+        if (this.depth === 1 && this.place === 'in-key') {
+          this.place = 'value';
+          if (this.key === 'method' || this.key === 'result' || this.key === 'error') this.members.add(this.key);
+        }
+      } else if (this.depth === 1 && this.place === 'in-key' && this.key.length < 7) this.key += String.fromCharCode(byte);
       return;
     }
     switch (byte) {

@@ -103,6 +103,21 @@ test('a read returns the unsaved buffer; an edit applies to it and is written th
   });
 }, 40_000);
 
+test("an editor's answer over the size the agent reads (a huge buffer) fails that read with an error saying so; the turn ends, never answered back", async () => {
+  const turns = calls({ name: 'read_file', input: { file_path: 'big.txt' } });
+  await scenario(turns, async (s) => {
+    const file = path.join(s.cwd, 'big.txt');
+    await writeFile(file, 'small on disk\n');
+    // Every line escaped in the JSON answer, as a real file's text is.
+    const buffers = new Map([[file, `${'x'.repeat(99)}\n`.repeat(Math.ceil((acp.DEFAULT_MAX_MESSAGE_BYTES + 2 * 1024 * 1024) / 100))]]);
+    const { turn, stderr } = await promptOnce(s, EVERYTHING, { buffers });
+    expect(turn.stopReason).toBe('end_turn');
+    const [read] = toolResults(s);
+    expect(read).toMatch(/^Could not read big\.txt: the editor's answer was over 32 MiB/);
+    expect(stderr).toContain("an answer to the agent's request");
+  });
+}, 60_000);
+
 test("bash runs in the editor's terminal, as the OS sandbox wrapped it, with none of the editor's environment; the terminal is shown and released", async () => {
   const turns = calls({ name: 'bash', input: { command: 'echo "from the terminal [${EDITOR_SECRET-unset}]"; pwd' } });
   await scenario(turns, async (s) => {

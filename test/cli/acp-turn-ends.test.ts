@@ -5,10 +5,10 @@
  * size the agent reads is answered with an error and the connection goes on.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { prepareCli, removeTempDirs, scenario } from './helpers.js';
+import { prepareCli, REPO_ROOT, removeTempDirs, scenario } from './helpers.js';
 import { newSession, promptText, startAcp, textOf, withAgent } from './acp-harness.js';
 
 beforeAll(() => prepareCli(), 40_000);
@@ -41,6 +41,102 @@ test(
       expect(stderr).not.toContain('not being saved');
       // After the agent ended: the reloaded session's answers are in its transcript.
       expect(savedTexts(s.cwd, id)).toContain('After the reload.');
+    });
+  },
+  TIMEOUT,
+);
+
+/** The fake MCP server's processes still alive (it appends "<pid> " per start to `file`). */
+function aliveServers(file: string): number[] {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .map((line) => Number(line.split(' ')[0]))
+    .filter((pid) => {
+      if (!pid) return false;
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+}
+
+test(
+  'two session/loads of an open session at once: one kernel stays (one MCP server alive), both are answered, the next prompt is saved and replayed',
+  async () => {
+    const fakeServer = join(REPO_ROOT, 'test', 'plugins', 'mcp', 'fixtures', 'fake-server.mjs');
+    await scenario([{ text: 'First answer.' }, { text: 'After the double load.' }], async (s) => {
+      mkdirSync(join(s.home, '.mewcode'), { recursive: true });
+      writeFileSync(join(s.home, '.mewcode', 'config.yaml'), 'mcp:\n  startup_wait_ms: 20000\n');
+      const pids = join(s.home, 'pids');
+      const mcpServers: acp.McpServer[] = [{ name: 'fake', command: process.execPath, args: [fakeServer, pids], env: [{ name: 'FAKE_NO_CHILD', value: '1' }] }];
+      let id = '';
+      await withAgent(s, async (client) => {
+        await client.initialize();
+        id = (await client.agent.request('session/new', { cwd: s.cwd, mcpServers })).sessionId;
+        expect((await promptText(client, id, 'one')).stopReason).toBe('end_turn');
+        const both = await Promise.allSettled([
+          client.agent.request('session/load', { sessionId: id, cwd: s.cwd, mcpServers }),
+          client.agent.request('session/load', { sessionId: id, cwd: s.cwd, mcpServers }),
+        ]);
+        expect(both.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+        expect((await promptText(client, id, 'two-after-double-load')).stopReason).toBe('end_turn');
+        // The servers of shut-down kernels stop, the open kernel's starts: given a moment, one is left.
+        const deadline = Date.now() + 10_000;
+        while (aliveServers(pids).length !== 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(aliveServers(pids)).toHaveLength(1);
+        expect(savedTexts(s.cwd, id)).toContain('two-after-double-load');
+        expect(client.stderr()).not.toContain('not being saved');
+      });
+      expect(aliveServers(pids)).toEqual([]);
+      await withAgent(s, async (client) => {
+        await client.initialize();
+        await client.agent.request('session/load', { sessionId: id, cwd: s.cwd, mcpServers: [] });
+        expect(textOf(client.updatesOf(id), 'user_message_chunk')).toContain('two-after-double-load');
+      });
+    });
+  },
+  TIMEOUT,
+);
+
+test(
+  'a background sub-agent\'s call asked about after its turn ended belongs to it: a later turn does not fail it, and nothing follows a final status',
+  async () => {
+    const turns = [
+      { toolCalls: [{ id: 'ag1', name: 'agent', input: { description: 'bg writer', prompt: 'write sub.txt', run_in_background: true } }] },
+      { text: 'main done', delayMs: 300 },
+      { toolCalls: [{ id: 'sw1', name: 'write_file', input: { file_path: 'sub.txt', content: 'SUB\n' } }], delayMs: 800 },
+      { text: 'sub report' },
+      { text: 'second answer' },
+      { text: 'x' },
+      { text: 'y' },
+    ];
+    await scenario(turns, async (s) => {
+      await withAgent(s, async (client) => {
+        let allow: (answer: acp.RequestPermissionResponse) => void = () => undefined;
+        client.answer.permission = () => new Promise((resolve) => (allow = resolve));
+        const id = await newSession(client, s.cwd);
+        expect((await promptText(client, id, 'start a background writer')).stopReason).toBe('end_turn');
+        const deadline = Date.now() + 15_000;
+        while (client.permissionRequests.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(client.permissionRequests[0]?.toolCall.toolCallId).toBe('sw1');
+        // Another turn runs and ends while the sub-agent's question is open: the call is not its.
+        expect((await promptText(client, id, 'next')).stopReason).toBe('end_turn');
+        const statuses = () => client.updatesOf(id).flatMap((u) => ((u as { toolCallId?: string }).toolCallId === 'sw1' ? [(u as { status?: string }).status] : []));
+        expect(statuses()).toEqual(['pending']);
+        allow({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
+        while (!statuses().includes('completed') && Date.now() < deadline + 15_000) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(statuses()).toEqual(['pending', 'in_progress', 'completed']);
+        expect(readFileSync(join(s.cwd, 'sub.txt'), 'utf8')).toBe('SUB\n');
+      });
     });
   },
   TIMEOUT,
@@ -91,14 +187,19 @@ test(
   TIMEOUT,
 );
 
-test(
-  'a request over the size the agent reads is answered with an error naming it; the connection goes on',
-  async () => {
+test.each([
+  ['one long word', () => 'y'.repeat(acp.DEFAULT_MAX_MESSAGE_BYTES + 1024)],
+  // Read in one pass: escapes (a newline every 100 bytes, as a file's text) cost no second look.
+  ['a text with an escape every 100 bytes', () => `${'x'.repeat(99)}\n`.repeat(Math.ceil((acp.DEFAULT_MAX_MESSAGE_BYTES + 2 * 1024 * 1024) / 100))],
+])(
+  'a request over the size the agent reads (%s) is answered with an error naming it, at once; the connection goes on',
+  async (_what, text) => {
     await scenario([{ text: 'Still here.' }], async (s) => {
       const client = await startAcp({ cwd: s.cwd, env: s.env });
       try {
         const id = await newSession(client, s.cwd);
-        const big = 'y'.repeat(acp.DEFAULT_MAX_MESSAGE_BYTES + 1024);
+        const big = text();
+        const started = Date.now();
         let failure: { code: number; message: string } | undefined;
         try {
           await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'resource', resource: { uri: 'file:///big.txt', text: big } }] });
@@ -106,6 +207,7 @@ test(
           failure = { code: (error as { code: number }).code, message: (error as Error).message };
         }
         expect(failure).toEqual({ code: -32600, message: expect.stringContaining('over the') });
+        expect(Date.now() - started).toBeLessThan(15_000);
         expect((await promptText(client, id, 'small')).stopReason).toBe('end_turn');
         expect(client.stderr()).toContain('is over the');
       } finally {

@@ -45,7 +45,12 @@ export function testEditor(state: Partial<TestEditorState> = {}): { app: acp.Cli
     .client({ name: 'test-editor' })
     .onRequest('fs/read_text_file', async ({ params }) => {
       record('fs/read_text_file', params);
-      return { content: editor.buffers.get(params.path) ?? (await readFile(params.path, 'utf8')) };
+      const text = editor.buffers.get(params.path) ?? (await readFile(params.path, 'utf8'));
+      if (params.line == null && params.limit == null) return { content: text };
+      // As an editor answers `line` (1-based) / `limit`: those lines, each with its line end.
+      const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+      const first = (params.line ?? 1) - 1;
+      return { content: lines.slice(first, params.limit == null ? undefined : first + params.limit).join('') };
     })
     .onRequest('fs/write_text_file', ({ params }) => {
       record('fs/write_text_file', params);

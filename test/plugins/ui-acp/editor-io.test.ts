@@ -107,6 +107,20 @@ test('read_file and edit_file see and change the editor buffer through fs/*; the
   ]);
 });
 
+test('read_file with offset / limit asks fs/read_text_file for those lines (line, limit), with the result read_file gives on disk', async () => {
+  const { client, editor } = connect();
+  const { files } = await services({ client, sessionId: SESSION, capabilities: ALL });
+  const file = path.join(root, 'n.txt');
+  await writeFile(file, Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
+  const limits = createOutputLimits(path.join(root, '.spill'));
+  const context = toolContext({ projectRoot: root });
+  const viaEditor = await new ReadFileTool(limits, new FileReadTrackerImpl(), { workspaceFiles: () => files }).execute({ file_path: 'n.txt', offset: 10, limit: 5 }, context);
+  expect(editor.calls).toEqual([['fs/read_text_file', { sessionId: SESSION, path: file, line: 10, limit: 6 }]]);
+  const onDisk = await new ReadFileTool(limits, new FileReadTrackerImpl()).execute({ file_path: 'n.txt', offset: 10, limit: 5 }, context);
+  expect(viaEditor).toEqual(onDisk);
+  expect(viaEditor.content).toMatch(/^ {4}10\tline 10\n/);
+});
+
 test('a session cwd reached through a symbolic link: fs/* name the files under the editor\'s cwd, so its buffers (unsaved edits) are found', async () => {
   const real = path.join(root, 'proj');
   await mkdir(real);

@@ -9,8 +9,8 @@ import { capIncomingLines } from '../../../plugins/ui-acp/line-cap.js';
 const MAX = 1000;
 
 /** Feeds `text` in chunks of `chunk` bytes; returns what passed and what was answered. */
-async function run(text: string, chunk = 97): Promise<{ passed: string; replies: { id: unknown }[]; warnings: string[] }> {
-  const bytes = Buffer.from(text, 'utf8');
+async function run(text: string | Buffer, chunk = 97, maxBytes = MAX): Promise<{ passed: string; replies: { id: unknown }[]; warnings: string[] }> {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   const input = new ReadableStream<Uint8Array>({
     start(controller) {
       for (let i = 0; i < bytes.length; i += chunk) controller.enqueue(new Uint8Array(bytes.subarray(i, i + chunk)));
@@ -19,7 +19,7 @@ async function run(text: string, chunk = 97): Promise<{ passed: string; replies:
   });
   const replies: { id: unknown }[] = [];
   const warnings: string[] = [];
-  const out = capIncomingLines(input, { maxBytes: MAX, reply: (message) => replies.push(message as { id: unknown }), warn: (line) => warnings.push(line) });
+  const out = capIncomingLines(input, { maxBytes, reply: (message) => replies.push(message as { id: unknown }), warn: (line) => warnings.push(line) });
   let passed = '';
   for await (const part of out as unknown as AsyncIterable<Uint8Array>) passed += Buffer.from(part).toString('utf8');
   return { passed, replies, warnings };
@@ -59,3 +59,41 @@ test('the last byte chunking does not matter: one byte at a time finds the same 
   const { replies } = await run(line({ jsonrpc: '2.0', params: { id: 1, text: big.slice(0, 1200) }, id: 'z' }), 1);
   expect(replies.map((r) => r.id)).toEqual(['z']);
 });
+
+test.each([
+  ['a result', { jsonrpc: '2.0', id: 12, result: { content: big } }],
+  ['an error, its id last', { jsonrpc: '2.0', error: { code: 1, message: big }, id: 'r-1' }],
+])('an over-cap response (%s) is never answered: the request it answers fails with an error saying why', async (_what, message) => {
+  const { replies, passed, warnings } = await run(line(message) + line({ jsonrpc: '2.0', id: 2, method: 'small' }));
+  expect(replies).toEqual([]);
+  const lines = passed.trimEnd().split('\n').map((text) => JSON.parse(text) as { id: unknown; error?: { code: number; message: string } });
+  // The agent's own pending request of that id gets an error answer in place of the dropped one.
+  expect(lines[0]).toEqual({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: expect.stringContaining("the editor's answer was over 1000 bytes") } });
+  expect(lines[1]).toEqual({ jsonrpc: '2.0', id: 2, method: 'small' });
+  expect(warnings[0]).toContain('answer');
+  expect(warnings[0]).not.toContain('answered with an error');
+});
+
+test('a method key nested in params does not make a response a request', async () => {
+  const { replies, passed } = await run(line({ jsonrpc: '2.0', id: 3, result: { method: 'x', content: big } }));
+  expect(replies).toEqual([]);
+  expect(JSON.parse(passed)).toMatchObject({ id: 3, error: { code: -32603 } });
+});
+
+// The SDK's real cap: the bulk of such a line is one string with an escape every ~100 bytes (a
+// file's text, its newlines escaped). Reading past it takes one pass, whatever the escapes.
+const REAL_MAX = 32 * 1024 * 1024 - 1024;
+
+test.each([
+  ['a request', (text: string) => ({ jsonrpc: '2.0', id: 'big', method: 'session/prompt', params: { prompt: [{ type: 'text', text }] } })],
+  ['a response', (text: string) => ({ jsonrpc: '2.0', id: 'big', result: { content: text } })],
+  ['a request, its id after the text', (text: string) => ({ jsonrpc: '2.0', method: 'session/prompt', params: { text }, id: 'big' })],
+])('a 34 MiB line (%s) with an escape every 100 bytes is got past in one pass; the next line passes', async (_what, message) => {
+  const text = `${'x'.repeat(99)}\n`.repeat(Math.floor((34 * 1024 * 1024) / 100));
+  const bytes = Buffer.from(line(message(text)) + line({ jsonrpc: '2.0', id: 'ping', method: 'small' }), 'utf8');
+  const started = Date.now();
+  const { replies, passed } = await run(bytes, 64 * 1024, REAL_MAX);
+  expect(Date.now() - started).toBeLessThan(6_000);
+  const ids = [...replies.map((r) => r.id), ...passed.trimEnd().split('\n').map((part) => (JSON.parse(part) as { id: unknown }).id)];
+  expect(ids).toEqual(['big', 'ping']);
+}, 60_000);

@@ -5,6 +5,7 @@ import type { ApprovalRequest } from '../../../types/permissions.js';
 import { announceToolCall, editDiff, toolKind, toolResultUpdate, toolTitle } from '../../../plugins/ui-acp/tool-calls.js';
 import { approvalOutcome, permissionOptions } from '../../../plugins/ui-acp/permission-options.js';
 import { historyUpdates } from '../../../plugins/ui-acp/history-replay.js';
+import { FinalStatuses } from '../../../plugins/ui-acp/final-statuses.js';
 
 const call = (name: string, input: unknown, id = 'c1') => ({ id, name, input: JSON.stringify(input) });
 
@@ -67,6 +68,17 @@ test('approval options map to MewCode\'s scopes; a settings file\'s ask rule (ma
   for (const layer of ['permission-rules:user', 'permission-rules:project', 'permission-rules:local']) {
     expect(permissionOptions(request(layer)).map((o) => o.optionId)).toEqual(['allow_once', 'deny']);
   }
+});
+
+test.each([
+  ['no outcome (result {} or null)', undefined],
+  ['an outcome that is a string', 'allow_once'],
+  ['selected without an option', { outcome: 'selected' }],
+  ['an unknown outcome kind', { outcome: 'approved' }],
+])('a malformed permission answer (%s) denies, and the reason says what the editor sent', (_what, outcome) => {
+  const answer = approvalOutcome(outcome, permissionOptions(request('permission-mode')));
+  expect(answer).toMatchObject({ choice: 'deny', reason: expect.stringMatching(/^the editor answered the permission request (without an outcome|with an outcome that is not one of)/) });
+  expect(answer.reason).not.toMatch(/Cannot read|undefined \(/);
 });
 
 test('a saved history replays as chunks and tool calls with their results, in order', () => {
@@ -165,4 +177,20 @@ test('replay of a session saved before prompts were marked (best effort): each u
     { type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' },
   ]);
   expect(updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u as { content: { text: string } }).content.text)).toEqual(['ok']);
+});
+
+test('completed and failed are final: no later update of that call is let through; a new announcement starts it afresh', () => {
+  const guard = new FinalStatuses();
+  const update = (status: 'pending' | 'in_progress' | 'completed' | 'failed', toolCallId = 'c1') => ({ sessionUpdate: 'tool_call_update' as const, toolCallId, status });
+  expect(guard.admit({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'x', status: 'pending' })).toBe(true);
+  expect(guard.admit(update('failed'))).toBe(true);
+  expect(guard.admit(update('in_progress'))).toBe(false);
+  expect(guard.admit(update('completed'))).toBe(false);
+  expect(guard.admit({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', content: [] })).toBe(false);
+  expect(guard.admit(update('in_progress', 'c2'))).toBe(true);
+  expect(guard.admit(update('completed', 'c2'))).toBe(true);
+  expect(guard.admit(update('failed', 'c2'))).toBe(false);
+  expect(guard.admit({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } })).toBe(true);
+  expect(guard.admit({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'again', status: 'pending' })).toBe(true);
+  expect(guard.admit(update('completed'))).toBe(true);
 });

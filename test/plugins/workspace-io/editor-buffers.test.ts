@@ -22,9 +22,16 @@ class EditorBuffers implements WorkspaceFiles {
   readonly asked: string[] = [];
   readonly written: string[] = [];
 
-  async readText(realPath: string): Promise<string> {
+  /** The ranges asked for, in order (undefined: the whole text). */
+  readonly ranges: ({ line: number; limit: number } | undefined)[] = [];
+
+  async readText(realPath: string, _signal?: AbortSignal, range?: { line: number; limit: number }): Promise<string> {
     this.asked.push(realPath);
-    return this.buffers.get(realPath) ?? (await readFile(realPath, 'utf8'));
+    this.ranges.push(range);
+    const text = this.buffers.get(realPath) ?? (await readFile(realPath, 'utf8'));
+    if (!range) return text;
+    // As an editor answers `line` / `limit`: those lines, each with its line end.
+    return (text.match(/[^\n]*\n|[^\n]+$/g) ?? []).slice(range.line - 1, range.line - 1 + range.limit).join('');
   }
 
   async writeText(realPath: string, content: string): Promise<void> {
@@ -213,4 +220,86 @@ test('a file given another hard link after it was read (a name maybe outside the
   expect(edited.content).toMatch(/has 2 hard links/);
   expect(editor.written).toEqual([]);
   expect(await readFile(path.join(outside, 'shared.txt'), 'utf8')).toBe('project content\n');
+});
+
+describe('an unsaved edit in the buffer after the model read it (no mtime changes)', () => {
+  beforeEach(async () => {
+    await writeFile(at('a.txt'), 'alpha\nbeta\ngamma\n');
+  });
+
+  test('write_file refuses to replace it, and writes once the model read it again', async () => {
+    await read({ file_path: 'a.txt' });
+    editor.buffers.set(at('a.txt'), 'USER LINE\nalpha\nbeta\ngamma\n');
+    const refused = await write({ file_path: 'a.txt', content: 'mine\n' });
+    expect(refused).toMatchObject({ isError: true, content: expect.stringMatching(/has changed since you last read it/i) });
+    expect(editor.buffers.get(at('a.txt'))).toBe('USER LINE\nalpha\nbeta\ngamma\n');
+    await read({ file_path: 'a.txt' });
+    expect(await write({ file_path: 'a.txt', content: 'mine\n' })).not.toHaveProperty('isError');
+    expect(editor.buffers.get(at('a.txt'))).toBe('mine\n');
+  });
+
+  test('edit_file refuses too; its own writes, and a buffer left as the model saw it, are no change', async () => {
+    await read({ file_path: 'a.txt' });
+    expect(await edit({ file_path: 'a.txt', old_string: 'beta', new_string: 'BETA' })).not.toHaveProperty('isError');
+    expect(await edit({ file_path: 'a.txt', old_string: 'gamma', new_string: 'GAMMA' })).not.toHaveProperty('isError');
+    expect(await write({ file_path: 'a.txt', content: 'alpha\nBETA\nGAMMA\nmore\n' })).not.toHaveProperty('isError');
+    editor.buffers.set(at('a.txt'), 'alpha\nBETA\nGAMMA\nmore\nuser typed\n');
+    expect(await edit({ file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' })).toMatchObject({ isError: true, content: expect.stringMatching(/has changed since you last read it/i) });
+    expect(editor.buffers.get(at('a.txt'))).toBe('alpha\nBETA\nGAMMA\nmore\nuser typed\n');
+  });
+
+  test('a read of some lines: a change in those lines is caught', async () => {
+    await read({ file_path: 'a.txt', offset: 2, limit: 1 });
+    editor.buffers.set(at('a.txt'), 'alpha\nbeta (user)\ngamma\n');
+    expect(await write({ file_path: 'a.txt', content: 'x\n' })).toMatchObject({ isError: true });
+    expect(await edit({ file_path: 'a.txt', old_string: 'gamma', new_string: 'G' })).toMatchObject({ isError: true });
+  });
+
+  test('on disk the mtime still decides (no extra read of the buffer when nothing holds the file)', async () => {
+    tools(undefined);
+    await read({ file_path: 'a.txt' });
+    expect(await write({ file_path: 'a.txt', content: 'disk\n' })).not.toHaveProperty('isError');
+    await writeFile(at('a.txt'), 'changed outside\n');
+    await utimes(at('a.txt'), new Date(), new Date(Date.now() + 5000));
+    expect(await write({ file_path: 'a.txt', content: 'again\n' })).toMatchObject({ isError: true });
+  });
+});
+
+describe('read_file with offset / limit asks the editor for those lines only, with the same result as on disk', () => {
+  const text = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+  test.each([
+    [{ offset: 5, limit: 3 }, { line: 5, limit: 4 }],
+    [{ limit: 4 }, { line: 1, limit: 5 }],
+    [{ offset: 28, limit: 10 }, { line: 28, limit: 11 }],
+    [{ offset: 30 }, { line: 30, limit: 2001 }],
+  ])('%j', async (window, asked) => {
+    await writeFile(at('n.txt'), text);
+    const fromEditor = await read({ file_path: 'n.txt', ...window });
+    expect(editor.ranges).toEqual([asked]);
+    tools(undefined);
+    expect(fromEditor).toEqual(await read({ file_path: 'n.txt', ...window }));
+  });
+
+  test('past the end: the same error as on disk', async () => {
+    await writeFile(at('n.txt'), text);
+    const fromEditor = await read({ file_path: 'n.txt', offset: 40, limit: 2 });
+    expect(editor.ranges[0]).toEqual({ line: 40, limit: 3 });
+    tools(undefined);
+    expect(fromEditor).toEqual(await read({ file_path: 'n.txt', offset: 40, limit: 2 }));
+  });
+
+  test('an editor that ignores the range and sends the whole text: still the lines asked for', async () => {
+    await writeFile(at('n.txt'), text);
+    const whole = { readText: async (realPath: string) => readFile(realPath, 'utf8') };
+    tools(whole);
+    const fromEditor = await read({ file_path: 'n.txt', offset: 5, limit: 3 });
+    tools(undefined);
+    expect(fromEditor).toEqual(await read({ file_path: 'n.txt', offset: 5, limit: 3 }));
+  });
+
+  test('no offset or limit: the whole text is asked for', async () => {
+    await writeFile(at('n.txt'), text);
+    await read({ file_path: 'n.txt' });
+    expect(editor.ranges).toEqual([undefined]);
+  });
 });
