@@ -34,14 +34,15 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { shellLineCommands } from './command-files.js';
-import { NO_SEARCH_PATHS, type SearchPaths, directLoads, inNodeModules, jsSpecifiers, packageFiles, pythonMainFiles, pythonTextLoads, regularFileSize, resolveJs } from './trust-code-loads.js';
+import { MAX_PARSED_BYTES, NO_SEARCH_PATHS, type SearchPaths, directLoads, inNodeModules, jsSpecifiers, literalLoads, packageFiles, pythonMainFiles, pythonTextLoads, regularFileSize, resolveJs } from './trust-code-loads.js';
 import { type CodeCache, stampOf, stampsOf } from './trust-code-stamps.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
 import { terminalSafe } from './trust-summary.js';
 import { isPathStrictlyWithin } from '../types/path-within.js';
 
-export const MAX_CODE_FILE_BYTES = 8 * 1024 * 1024;
+/** A file of code hashed at most; every one hashed is also read for what it loads (the same bound). */
+export const MAX_CODE_FILE_BYTES = MAX_PARSED_BYTES;
 /** Files of code in all, the named ones and what they load. */
 export const MAX_CODE_FILES = 2000;
 
@@ -210,12 +211,12 @@ function interpreterFiles(words: readonly string[], bases: readonly string[], ro
         break;
       }
       if (python && option === '-c' && value !== undefined) {
-        for (const base of bases) found.push(...pythonTextLoads(value, base, root, search));
+        for (const base of bases) found.push(...pythonTextLoads(value, base, root, search), ...literalLoads(value, base, root));
         found.push(...bases.flatMap(topLevelPythonModules));
         break;
       }
       if (js && /^(?:-e|--eval|-p|--print)$/.test(option) && value !== undefined) {
-        for (const base of bases) for (const spec of jsSpecifiers(value)) found.push(...resolveJs(spec, base, root, search));
+        for (const base of bases) found.push(...jsSpecifiers(value).flatMap((spec) => resolveJs(spec, base, root, search)), ...literalLoads(value, base, root));
         break;
       }
       if (js && NODE_PRELOAD.test(option) && value !== undefined) {
@@ -233,8 +234,6 @@ function interpreterFiles(words: readonly string[], bases: readonly string[], ro
   return found;
 }
 
-/** Modules listed in a folder at most. */
-const MAX_TOP_LEVEL_MODULES = 500;
 
 /**
  * With `-m` or `-c` Python puts the current folder first on its path, so a module or package there
@@ -244,12 +243,14 @@ const MAX_TOP_LEVEL_MODULES = 500;
 function topLevelPythonModules(dir: string): string[] {
   let entries: Dirent[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true }).slice(0, MAX_TOP_LEVEL_MODULES);
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
   const found: string[] = [];
   for (const entry of entries) {
+    // Past the bound of files in all the scan already fails closed (asks at every start): one more is enough.
+    if (found.length > MAX_CODE_FILES) break;
     const file = path.join(dir, entry.name);
     if (entry.name.endsWith('.py') && regularFileSize(file) !== undefined) found.push(file);
     else if (!entry.name.includes('.') && regularFileSize(path.join(file, '__init__.py')) !== undefined) found.push(path.join(file, '__init__.py'));
