@@ -255,12 +255,12 @@ export function jsSpecifiers(text: string): string[] {
 }
 
 /** Whether a `node_modules` between `fromDir` and the root (or a NODE_PATH folder) holds the package a bare name starts with. */
-function mayBePackage(spec: string, fromDir: string, root: string, search: SearchPaths): boolean {
+function mayBePackage(spec: string, fromDir: string, root: string, search: SearchPaths, probed?: Set<string>): boolean {
   if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('#')) return true;
   const name = spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
   if (search.node.length > 0) return true;
   for (let dir = fromDir; isPathStrictlyWithin(root, dir) || dir === root; dir = path.dirname(dir)) {
-    if (listedIn(path.join(dir, 'node_modules', name))) return true;
+    if (listedIn(path.join(dir, 'node_modules', name), probed)) return true;
     if (dir === root) break;
   }
   // Resolved from the real path too (pnpm's layout): looked up there by resolveJs itself.
@@ -271,10 +271,10 @@ function mayBePackage(spec: string, fromDir: string, root: string, search: Searc
   }
 }
 
-function jsLoads(file: string, text: string, root: string, search: SearchPaths): string[] {
+function jsLoads(file: string, text: string, root: string, search: SearchPaths, probed?: Set<string>): string[] {
   const here = path.dirname(file);
   const { sure, calls } = jsNames(text);
-  for (const spec of calls) if (mayBePackage(spec, here, root, search)) sure.add(spec);
+  for (const spec of calls) if (mayBePackage(spec, here, root, search, probed)) sure.add(spec);
   return [...sure].flatMap((spec) => resolveJs(spec, here, root, search));
 }
 
@@ -357,15 +357,24 @@ function isScript(file: string, mode: number): boolean {
 const listings = new Map<string, { stamp: string; names: Set<string> }>();
 const MAX_LISTINGS = 4096;
 
-/** Whether `target`'s folder holds an entry of its name: a bundle spells thousands of literals, and a listing is cheaper than a stat of each. */
-function listedIn(target: string): boolean {
+/**
+ * Whether `target`'s folder holds an entry of its name: a bundle spells thousands of literals,
+ * and a listing is cheaper than a stat of each. The folder looked in (or, missing, the nearest
+ * one above that exists) goes to `probed`: a file made there later must change what the trust
+ * scan remembers (trust-code-stamps.ts stamps those folders).
+ */
+function listedIn(target: string, probed?: Set<string>): boolean {
   const dir = path.dirname(target);
   let stamp: string;
   try {
     const info = statSync(dir, { bigint: true });
     if (!info.isDirectory()) return false;
     stamp = `${info.dev}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}`;
+    probed?.add(dir);
   } catch {
+    let up = path.dirname(dir);
+    while (probed && up !== path.dirname(up) && !isDirectory(up)) up = path.dirname(up);
+    probed?.add(up);
     return false;
   }
   let known = listings.get(dir);
@@ -387,7 +396,7 @@ function listedIn(target: string): boolean {
  * `here` or the project root (`/x.js` after a folder expression, `__dirname + '/x.js'`, from
  * both too): any language's way to run or load a file by its name.
  */
-export function literalLoads(text: string, here: string, root: string): string[] {
+export function literalLoads(text: string, here: string, root: string, probed?: Set<string>): string[] {
   const found = new Set<string>();
   for (const raw of pathCandidates(text)) {
     const name = raw.replace(/^file:\/\//, '');
@@ -401,7 +410,7 @@ export function literalLoads(text: string, here: string, root: string): string[]
       targets.add(path.join(root, name));
     }
     for (const target of targets) {
-      if (found.has(target) || !isPathStrictlyWithin(root, target) || !listedIn(target)) continue;
+      if (found.has(target) || !isPathStrictlyWithin(root, target) || !listedIn(target, probed)) continue;
       let info;
       try {
         info = statSync(target);
@@ -418,19 +427,20 @@ export function literalLoads(text: string, here: string, root: string): string[]
 
 /**
  * The project files `file` loads directly (not following further). `wordFiles` turns a shell
- * script's words into the files they name, as the command scan does for settings.
+ * script's words into the files they name, as the command scan does for settings. `probed`
+ * collects the folders its literals were looked up in (see listedIn).
  */
-export function directLoads(file: string, root: string, wordFiles: (text: string, base: string) => string[], search: SearchPaths = NO_SEARCH_PATHS): string[] {
+export function directLoads(file: string, root: string, wordFiles: (text: string, base: string) => string[], search: SearchPaths = NO_SEARCH_PATHS, probed?: Set<string>): string[] {
   const text = head(file);
   if (text === undefined) return [];
   const language = languageOf(file, text);
   const here = path.dirname(file);
   const found: string[] = [];
   // A file of no known language (`node bin/server`, `sh scripts/start`) is read every way.
-  if (language === 'js' || language === undefined) found.push(...jsLoads(file, text, root, search));
+  if (language === 'js' || language === undefined) found.push(...jsLoads(file, text, root, search, probed));
   if (language === 'python' || language === undefined) found.push(...pythonTextLoads(text, here, root, search));
   if (language === 'shell' || language === undefined) found.push(...wordFiles(text, here));
-  found.push(...literalLoads(text, here, root));
+  found.push(...literalLoads(text, here, root, probed));
   const inside = new Set<string>();
   for (const candidate of found) {
     if (candidate === file || inside.has(candidate)) continue;

@@ -487,9 +487,11 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
     // What it loads, breadth first, in a stable order (the combined digest must not depend on it).
     const seen = new Set([file]);
     const queue = [file];
+    // Folders its literals were looked up in: stamped with it, so a file made there later is seen.
+    const probed = new Set<string>();
     let unverifiable = own.digest === undefined ? `too large to verify: ${own.size} bytes, over ${MAX_CODE_FILE_BYTES / 1024 / 1024} MiB` : undefined;
     for (let i = 0; i < queue.length && unverifiable === undefined; i++) {
-      for (const next of directLoads(queue[i]!, root, shellFiles, search)) {
+      for (const next of directLoads(queue[i]!, root, shellFiles, search, probed)) {
         if (seen.has(next)) continue;
         if (hashed.size >= MAX_CODE_FILES && !hashed.has(next)) {
           unverifiable = `loads more than ${MAX_CODE_FILES} files of code in all`;
@@ -515,7 +517,7 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
       digest = `sha256:${combined.digest('hex')}`;
     }
     result.push({ file, namedBy, digest, size: own.size, loads });
-    const stamps = cache ? stampsOf(seen, root) : undefined;
+    const stamps = cache ? stampsOf([...seen, ...[...probed].filter((dir) => isPathStrictlyWithin(root, dir))], root) : undefined;
     if (cache && stamps) cache.set(file, { digest, size: own.size, loads, stamps, at: startedAt });
   }
   await cache?.save();
