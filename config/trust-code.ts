@@ -556,8 +556,8 @@ function looksLikeCode(file: string): boolean {
 /** A user's own hook script larger than this is not read for the project code it runs. */
 const MAX_USER_SCRIPT_BYTES = 1024 * 1024;
 
-/** What a file loads, remembered by its stamp (a hook's code is looked at before each of its runs). */
-const loadsByStamp = new Map<string, { stamp: string; loads: string[] }>();
+/** What a file loads, remembered by its stamp and those of the folders its literals were looked up in (a hook's code is looked at before each of its runs). */
+const loadsByStamp = new Map<string, { stamp: string; probed: Map<string, string | undefined>; loads: string[] }>();
 
 /**
  * The first file of project code a command line may run that changed at or after `sinceMs`
@@ -593,7 +593,12 @@ export function commandCodeChangedSince(entry: { command: string; args?: readonl
     if (stamp === undefined) continue;
     if (Number(BigInt(stamp.slice(stamp.lastIndexOf(':') + 1)) / 1_000_000n) >= sinceMs) return path.relative(root, file);
     let known = loadsByStamp.get(file);
-    if (known?.stamp !== stamp) loadsByStamp.set(file, (known = { stamp, loads: directLoads(file, root, shellFiles, into.search) }));
+    // A file made where a literal of it names one (missing when last looked) moves that folder's stamp.
+    if (known?.stamp !== stamp || [...known.probed].some(([dir, dirStamp]) => stampOf(dir) !== dirStamp)) {
+      const probed = new Set<string>();
+      const loads = directLoads(file, root, shellFiles, into.search, probed);
+      loadsByStamp.set(file, (known = { stamp, probed: new Map([...probed].map((dir) => [dir, stampOf(dir)])), loads }));
+    }
     for (const next of known.loads) {
       if (seen.has(next)) continue;
       if (seen.size >= MAX_CODE_FILES) return `(more than ${MAX_CODE_FILES} files of code)`;

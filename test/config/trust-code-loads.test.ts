@@ -196,4 +196,13 @@ describe('during a session (what stops an MCP server whose code changed)', () =>
     put(target, 'evil()\n');
     expect(commandCodeChangedSince({ command }, root, since)).toBe(target);
   });
+
+  it('a file made during the session where a literal names one (missing before) is found', async () => {
+    put('server.mjs', "import { fork } from 'node:child_process';\nfork(new URL('plugins/extra.mjs', import.meta.url));\n");
+    put('plugins/README', 'x\n');
+    const since = await later();
+    expect(commandCodeChangedSince({ command: 'node server.mjs' }, root, since)).toBeUndefined();
+    put('plugins/extra.mjs', 'evil()\n');
+    expect(commandCodeChangedSince({ command: 'node server.mjs' }, root, since)).toBe('plugins/extra.mjs');
+  });
 });
