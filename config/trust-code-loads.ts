@@ -4,20 +4,29 @@
  * script trusted as it was would otherwise import a module a sandboxed command rewrote since.
  *
  *   JavaScript, TypeScript   `import … from`, `export … from`, `import()`, `require()` of a
- *                            literal: a relative name (with the extensions and index files Node
- *                            and TypeScript's loaders try), or a package in a `node_modules`
- *                            between the file and the project root (its package.json, the entry
- *                            or subpath it resolves to, its `bin`s)
- *   Python                   `import a.b`, `from a.b import c`, `from . import x`: modules beside
- *                            the file, in the project root (`python -m`, the current folder), as
- *                            a file or a package's `__init__.py`
+ *                            literal, comments between them allowed; a literal that is the first
+ *                            argument of any call (`load('dep')` after `createRequire`) when it is
+ *                            a package's name; any literal naming a relative or absolute path
+ *                            (`new Worker(new URL('./w.mjs', …))`, `fork('./c.js')`): each with the
+ *                            extensions and index files Node and TypeScript's loaders try, or a
+ *                            package in a `node_modules` between the file and the project root
+ *                            (its package.json, the entry or subpath it resolves to, its `bin`s)
+ *   Python                   import statements wherever they stand (trust-code-python.ts): modules
+ *                            beside the file, in the project root (`python -m`, the current
+ *                            folder), as a file or a package's `__init__.py`; `from pkg import *`
+ *                            every module of the package
  *   shell scripts            every word naming a project file (`source lib.sh`, `node ./x.js`)
+ *   every language           any literal or word naming a project file of code
+ *                            (trust-code-literals.ts: `runpy.run_path("u.py")`, `load 'u.rb'`)
  *
  * A best effort over the text (a name built at run time is not seen) that errs towards more:
  * a match in a comment or a string is followed too. Only regular files inside the project count.
+ * Every file the trust scan hashes (up to MAX_PARSED_BYTES) is read for what it loads.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { CODE_EXTENSION, pathCandidates, quotedLiterals, withoutComments } from './trust-code-literals.js';
+import { pythonImports } from './trust-code-python.js';
 import { isPathStrictlyWithin } from '../types/path-within.js';
 
 const JS_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.tsx', '.jsx', '.json', '.node'];
@@ -32,14 +41,21 @@ export interface SearchPaths {
 }
 export const NO_SEARCH_PATHS: SearchPaths = { node: [], python: [] };
 
-/** Read at most this much of a file to find what it loads (a bundle larger than this is hashed, not parsed). */
-export const MAX_PARSED_BYTES = 4 * 1024 * 1024;
+/**
+ * Read at most this much of a file to find what it loads. The trust scan hashes no file larger
+ * (trust-code.ts MAX_CODE_FILE_BYTES is this): a file it hashes is always read for its loads, and
+ * a larger one is never remembered as trusted, so no hashed file's loads go unseen.
+ */
+export const MAX_PARSED_BYTES = 8 * 1024 * 1024;
+/** Modules of a package a `from pkg import *` lists at most: more is past the trust scan's bound of files anyway (it then asks at every start). */
+const MAX_STAR_MODULES = 5000;
 
 const JS_SPECIFIER = [
   /\b(?:import|export)\s*(?:type\s+)?(?:[\w$*{}\s,]+?\s*from\s*)?["'`]([^"'`\n]+)["'`]/g,
   /\b(?:import|require(?:\.resolve)?)\s*\(\s*["'`]([^"'`\n]+)["'`]/g,
 ];
-const PY_IMPORT = /^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w., \t]+)|import[ \t]+([\w., \t]+))/gm;
+/** The first argument of any call: a loader under another name (`const load = createRequire(…)`), when a package of that name is installed. */
+const CALL_ARGUMENT = /\(\s*["'`]((?:@[\w.~-]+\/)?[\w.~-]+(?:\/[\w.~/-]*)?)["'`]\s*[,)]/g;
 
 export function regularFileSize(file: string): number | undefined {
   try {
@@ -215,15 +231,51 @@ export function resolveJs(spec: string, fromDir: string, root: string, search: S
   return found;
 }
 
-/** The names a piece of JavaScript imports or requires (literal ones). */
-export function jsSpecifiers(text: string): string[] {
-  const specs: string[] = [];
-  for (const pattern of JS_SPECIFIER) for (const match of text.matchAll(pattern)) specs.push(match[1]!.trim());
-  return specs;
+/**
+ * The names a piece of JavaScript imports or requires (literal ones), read from the text as
+ * written and without its comments, with every literal that is a relative or absolute path (as
+ * any call may hand it to a loader): `sure`; and the first literal argument of any call: `calls`.
+ */
+function jsNames(text: string): { sure: Set<string>; calls: Set<string> } {
+  const sure = new Set<string>();
+  const calls = new Set<string>();
+  const plain = withoutComments(text);
+  for (const source of plain === text ? [text] : [text, plain]) {
+    for (const pattern of JS_SPECIFIER) for (const match of source.matchAll(pattern)) sure.add(match[1]!.trim());
+    for (const match of source.matchAll(CALL_ARGUMENT)) calls.add(match[1]!.trim());
+    for (const { value } of quotedLiterals(source)) if (/^\.{0,2}\//.test(value.trim())) sure.add(value.trim());
+  }
+  return { sure, calls };
 }
 
-function jsLoads(file: string, text: string, root: string, search: SearchPaths): string[] {
-  return jsSpecifiers(text).flatMap((spec) => resolveJs(spec, path.dirname(file), root, search));
+/** Every name a piece of JavaScript may load (see jsNames). */
+export function jsSpecifiers(text: string): string[] {
+  const { sure, calls } = jsNames(text);
+  return [...new Set([...sure, ...calls])];
+}
+
+/** Whether a `node_modules` between `fromDir` and the root (or a NODE_PATH folder) holds the package a bare name starts with. */
+function mayBePackage(spec: string, fromDir: string, root: string, search: SearchPaths, probed?: Set<string>): boolean {
+  if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('#')) return true;
+  const name = spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+  if (search.node.length > 0) return true;
+  for (let dir = fromDir; isPathStrictlyWithin(root, dir) || dir === root; dir = path.dirname(dir)) {
+    if (listedIn(path.join(dir, 'node_modules', name), probed)) return true;
+    if (dir === root) break;
+  }
+  // Resolved from the real path too (pnpm's layout): looked up there by resolveJs itself.
+  try {
+    return realpathSync(fromDir) !== fromDir;
+  } catch {
+    return false;
+  }
+}
+
+function jsLoads(file: string, text: string, root: string, search: SearchPaths, probed?: Set<string>): string[] {
+  const here = path.dirname(file);
+  const { sure, calls } = jsNames(text);
+  for (const spec of calls) if (mayBePackage(spec, here, root, search, probed)) sure.add(spec);
+  return [...sure].flatMap((spec) => resolveJs(spec, here, root, search));
 }
 
 /** A dotted module's files under a base folder: each package's `__init__.py` on the way, and the module as a file or a package. */
@@ -244,29 +296,39 @@ function pythonModuleFiles(base: string, dotted: string): string[] {
   return found;
 }
 
-const PY_DYNAMIC = /\b(?:importlib\.import_module|__import__)\s*\(\s*["']([\w.]+)["']/g;
+/** What `from <package> import *` may load: the package's `__init__.py` and every module in it (its `__all__` may name any). */
+function pythonStarFiles(packageDir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(packageDir);
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  for (const name of names) {
+    if (found.length > MAX_STAR_MODULES) break;
+    const file = path.join(packageDir, name);
+    if (/\.pyw?$/.test(name) && regularFileSize(file) !== undefined) found.push(file);
+    else if (!name.includes('.') && regularFileSize(path.join(file, '__init__.py')) !== undefined) found.push(path.join(file, '__init__.py'));
+  }
+  return found;
+}
 
 /** The files Python imports for `text` run from `here` (its folder first, then the project root as `-m` and the current folder give, then `PYTHONPATH`). */
 export function pythonTextLoads(text: string, here: string, root: string, search: SearchPaths): string[] {
   const found: string[] = [];
   const plainBases = [here, root, ...search.python];
-  for (const match of text.matchAll(PY_IMPORT)) {
-    const names = (match[2] ?? match[3] ?? '').split(',').map((name) => name.trim().split(/\s+/)[0]!).filter((name) => /^[\w.]+$/.test(name));
-    const from = match[1];
-    if (from === undefined) {
-      for (const name of names) for (const base of plainBases) found.push(...pythonModuleFiles(base, name));
-      continue;
-    }
-    const dots = /^\.*/.exec(from)![0].length;
-    const module = from.slice(dots);
+  for (const { dots, module, names } of pythonImports(text)) {
     const bases = dots > 0 ? [path.resolve(here, ...Array<string>(dots - 1).fill('..'))] : plainBases;
     for (const base of bases) {
       if (module !== '') found.push(...pythonModuleFiles(base, module));
-      // `from pkg import sub` may name a submodule.
-      for (const name of names) found.push(...pythonModuleFiles(base, module === '' ? name : `${module}.${name}`));
+      for (const name of names) {
+        // `from pkg import *`: what the package is and holds; `from pkg import sub` may name a submodule.
+        if (name === '*') found.push(...pythonStarFiles(path.join(base, ...module.split('.').filter((part) => part !== ''))));
+        else found.push(...pythonModuleFiles(base, module === '' ? name : `${module}.${name}`));
+      }
     }
   }
-  for (const match of text.matchAll(PY_DYNAMIC)) for (const base of plainBases) found.push(...pythonModuleFiles(base, match[1]!));
   return found;
 }
 
@@ -275,29 +337,120 @@ export function pythonMainFiles(module: string, bases: readonly string[]): strin
   return bases.flatMap((base) => [...pythonModuleFiles(base, module), ...pythonModuleFiles(base, `${module}.__main__`)]);
 }
 
+/** A script by its mode or its first bytes (`#!`): what a path without a code extension must be to count. */
+function isScript(file: string, mode: number): boolean {
+  if ((mode & 0o111) !== 0) return true;
+  try {
+    const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const start = Buffer.alloc(2);
+      return readSync(fd, start, 0, 2, 0) === 2 && start.toString('latin1') === '#!';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** Folder listings by the folder's stamp (its change time moves with any entry added or removed). */
+const listings = new Map<string, { stamp: string; names: Set<string> }>();
+const MAX_LISTINGS = 4096;
+
+/**
+ * Whether `target`'s folder holds an entry of its name: a bundle spells thousands of literals,
+ * and a listing is cheaper than a stat of each. The folder looked in (or, missing, the nearest
+ * one above that exists) goes to `probed`: a file made there later must change what the trust
+ * scan remembers (trust-code-stamps.ts stamps those folders).
+ */
+function listedIn(target: string, probed?: Set<string>): boolean {
+  const dir = path.dirname(target);
+  let stamp: string;
+  try {
+    const info = statSync(dir, { bigint: true });
+    if (!info.isDirectory()) return false;
+    stamp = `${info.dev}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}`;
+    probed?.add(dir);
+  } catch {
+    let up = path.dirname(dir);
+    while (probed && up !== path.dirname(up) && !isDirectory(up)) up = path.dirname(up);
+    probed?.add(up);
+    return false;
+  }
+  let known = listings.get(dir);
+  if (known?.stamp !== stamp) {
+    let names: Set<string>;
+    try {
+      names = new Set(readdirSync(dir));
+    } catch {
+      return false;
+    }
+    if (listings.size >= MAX_LISTINGS) listings.clear();
+    listings.set(dir, (known = { stamp, names }));
+  }
+  return known.names.has(path.basename(target));
+}
+
+/**
+ * The project files of code the literals and words of `text` name (trust-code-literals.ts), from
+ * `here` or the project root (`/x.js` after a folder expression, `__dirname + '/x.js'`, from
+ * both too): any language's way to run or load a file by its name.
+ */
+export function literalLoads(text: string, here: string, root: string, probed?: Set<string>): string[] {
+  const found = new Set<string>();
+  for (const raw of pathCandidates(text)) {
+    const name = raw.replace(/^file:\/\//, '');
+    if (/^[a-z][a-z0-9+.-]*:/i.test(name) || name.includes('\0')) continue;
+    const code = CODE_EXTENSION.test(name);
+    // A word without a code extension is a file's name only as a path (`bin/server`), not prose or data.
+    if (!code && !(name.includes('/') && /^[\w.@~/+-]+$/.test(name))) continue;
+    const targets = new Set([path.resolve(here, name), path.resolve(root, name)]);
+    if (name.startsWith('/')) {
+      targets.add(path.join(here, name));
+      targets.add(path.join(root, name));
+    }
+    for (const target of targets) {
+      if (found.has(target) || !isPathStrictlyWithin(root, target) || !listedIn(target, probed)) continue;
+      let info;
+      try {
+        info = statSync(target);
+      } catch {
+        continue;
+      }
+      if (info.isFile() && (code || isScript(target, info.mode))) found.add(target);
+      // A folder Python runs (`runpy.run_path("app")`, `python app`) starts at its `__main__.py`.
+      else if (info.isDirectory() && regularFileSize(path.join(target, '__main__.py')) !== undefined) found.add(path.join(target, '__main__.py'));
+    }
+  }
+  return [...found];
+}
+
 /**
  * The project files `file` loads directly (not following further). `wordFiles` turns a shell
- * script's words into the files they name, as the command scan does for settings.
+ * script's words into the files they name, as the command scan does for settings. `probed`
+ * collects the folders its literals were looked up in (see listedIn).
  */
-export function directLoads(file: string, root: string, wordFiles: (text: string, base: string) => string[], search: SearchPaths = NO_SEARCH_PATHS): string[] {
+export function directLoads(file: string, root: string, wordFiles: (text: string, base: string) => string[], search: SearchPaths = NO_SEARCH_PATHS, probed?: Set<string>): string[] {
   const text = head(file);
   if (text === undefined) return [];
   const language = languageOf(file, text);
   const here = path.dirname(file);
   const found: string[] = [];
   // A file of no known language (`node bin/server`, `sh scripts/start`) is read every way.
-  if (language === 'js' || language === undefined) found.push(...jsLoads(file, text, root, search));
+  if (language === 'js' || language === undefined) found.push(...jsLoads(file, text, root, search, probed));
   if (language === 'python' || language === undefined) found.push(...pythonTextLoads(text, here, root, search));
   if (language === 'shell' || language === undefined) found.push(...wordFiles(text, here));
-  const inside: string[] = [];
+  found.push(...literalLoads(text, here, root, probed));
+  const inside = new Set<string>();
   for (const candidate of found) {
+    if (candidate === file || inside.has(candidate)) continue;
     let real = candidate;
     try {
       real = realpathSync(candidate);
     } catch {
       continue;
     }
-    if (isPathStrictlyWithin(root, candidate) || isPathStrictlyWithin(root, real)) inside.push(candidate);
+    if (isPathStrictlyWithin(root, candidate) || isPathStrictlyWithin(root, real)) inside.add(candidate);
   }
-  return inside;
+  return [...inside];
 }

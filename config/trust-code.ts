@@ -34,14 +34,15 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { shellLineCommands } from './command-files.js';
-import { NO_SEARCH_PATHS, type SearchPaths, directLoads, inNodeModules, jsSpecifiers, packageFiles, pythonMainFiles, pythonTextLoads, regularFileSize, resolveJs } from './trust-code-loads.js';
+import { MAX_PARSED_BYTES, NO_SEARCH_PATHS, type SearchPaths, directLoads, inNodeModules, jsSpecifiers, literalLoads, packageFiles, pythonMainFiles, pythonTextLoads, regularFileSize, resolveJs } from './trust-code-loads.js';
 import { type CodeCache, stampOf, stampsOf } from './trust-code-stamps.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
 import { terminalSafe } from './trust-summary.js';
 import { isPathStrictlyWithin } from '../types/path-within.js';
 
-export const MAX_CODE_FILE_BYTES = 8 * 1024 * 1024;
+/** A file of code hashed at most; every one hashed is also read for what it loads (the same bound). */
+export const MAX_CODE_FILE_BYTES = MAX_PARSED_BYTES;
 /** Files of code in all, the named ones and what they load. */
 export const MAX_CODE_FILES = 2000;
 
@@ -210,12 +211,12 @@ function interpreterFiles(words: readonly string[], bases: readonly string[], ro
         break;
       }
       if (python && option === '-c' && value !== undefined) {
-        for (const base of bases) found.push(...pythonTextLoads(value, base, root, search));
+        for (const base of bases) found.push(...pythonTextLoads(value, base, root, search), ...literalLoads(value, base, root));
         found.push(...bases.flatMap(topLevelPythonModules));
         break;
       }
       if (js && /^(?:-e|--eval|-p|--print)$/.test(option) && value !== undefined) {
-        for (const base of bases) for (const spec of jsSpecifiers(value)) found.push(...resolveJs(spec, base, root, search));
+        for (const base of bases) found.push(...jsSpecifiers(value).flatMap((spec) => resolveJs(spec, base, root, search)), ...literalLoads(value, base, root));
         break;
       }
       if (js && NODE_PRELOAD.test(option) && value !== undefined) {
@@ -233,8 +234,6 @@ function interpreterFiles(words: readonly string[], bases: readonly string[], ro
   return found;
 }
 
-/** Modules listed in a folder at most. */
-const MAX_TOP_LEVEL_MODULES = 500;
 
 /**
  * With `-m` or `-c` Python puts the current folder first on its path, so a module or package there
@@ -244,12 +243,14 @@ const MAX_TOP_LEVEL_MODULES = 500;
 function topLevelPythonModules(dir: string): string[] {
   let entries: Dirent[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true }).slice(0, MAX_TOP_LEVEL_MODULES);
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
   const found: string[] = [];
   for (const entry of entries) {
+    // Past the bound of files in all the scan already fails closed (asks at every start): one more is enough.
+    if (found.length > MAX_CODE_FILES) break;
     const file = path.join(dir, entry.name);
     if (entry.name.endsWith('.py') && regularFileSize(file) !== undefined) found.push(file);
     else if (!entry.name.includes('.') && regularFileSize(path.join(file, '__init__.py')) !== undefined) found.push(path.join(file, '__init__.py'));
@@ -486,9 +487,11 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
     // What it loads, breadth first, in a stable order (the combined digest must not depend on it).
     const seen = new Set([file]);
     const queue = [file];
+    // Folders its literals were looked up in: stamped with it, so a file made there later is seen.
+    const probed = new Set<string>();
     let unverifiable = own.digest === undefined ? `too large to verify: ${own.size} bytes, over ${MAX_CODE_FILE_BYTES / 1024 / 1024} MiB` : undefined;
     for (let i = 0; i < queue.length && unverifiable === undefined; i++) {
-      for (const next of directLoads(queue[i]!, root, shellFiles, search)) {
+      for (const next of directLoads(queue[i]!, root, shellFiles, search, probed)) {
         if (seen.has(next)) continue;
         if (hashed.size >= MAX_CODE_FILES && !hashed.has(next)) {
           unverifiable = `loads more than ${MAX_CODE_FILES} files of code in all`;
@@ -514,7 +517,7 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
       digest = `sha256:${combined.digest('hex')}`;
     }
     result.push({ file, namedBy, digest, size: own.size, loads });
-    const stamps = cache ? stampsOf(seen, root) : undefined;
+    const stamps = cache ? stampsOf([...seen, ...[...probed].filter((dir) => isPathStrictlyWithin(root, dir))], root) : undefined;
     if (cache && stamps) cache.set(file, { digest, size: own.size, loads, stamps, at: startedAt });
   }
   await cache?.save();
@@ -553,8 +556,8 @@ function looksLikeCode(file: string): boolean {
 /** A user's own hook script larger than this is not read for the project code it runs. */
 const MAX_USER_SCRIPT_BYTES = 1024 * 1024;
 
-/** What a file loads, remembered by its stamp (a hook's code is looked at before each of its runs). */
-const loadsByStamp = new Map<string, { stamp: string; loads: string[] }>();
+/** What a file loads, remembered by its stamp and those of the folders its literals were looked up in (a hook's code is looked at before each of its runs). */
+const loadsByStamp = new Map<string, { stamp: string; probed: Map<string, string | undefined>; loads: string[] }>();
 
 /**
  * The first file of project code a command line may run that changed at or after `sinceMs`
@@ -590,7 +593,12 @@ export function commandCodeChangedSince(entry: { command: string; args?: readonl
     if (stamp === undefined) continue;
     if (Number(BigInt(stamp.slice(stamp.lastIndexOf(':') + 1)) / 1_000_000n) >= sinceMs) return path.relative(root, file);
     let known = loadsByStamp.get(file);
-    if (known?.stamp !== stamp) loadsByStamp.set(file, (known = { stamp, loads: directLoads(file, root, shellFiles, into.search) }));
+    // A file made where a literal of it names one (missing when last looked) moves that folder's stamp.
+    if (known?.stamp !== stamp || [...known.probed].some(([dir, dirStamp]) => stampOf(dir) !== dirStamp)) {
+      const probed = new Set<string>();
+      const loads = directLoads(file, root, shellFiles, into.search, probed);
+      loadsByStamp.set(file, (known = { stamp, probed: new Map([...probed].map((dir) => [dir, stampOf(dir)])), loads }));
+    }
     for (const next of known.loads) {
       if (seen.has(next)) continue;
       if (seen.size >= MAX_CODE_FILES) return `(more than ${MAX_CODE_FILES} files of code)`;

@@ -70,6 +70,25 @@ describe('the remembered closure of a trusted project', () => {
     expect((await trustOf()).isTrusted()).toBe(false);
   });
 
+  it('a file made where a literal of the code names one (`runpy.run_path("lib/extra.py")`, missing when trusted) is seen (the folder looked in is stamped)', async () => {
+    put('mcp/server.cjs', "require('node:child_process').fork(require('node:path').join(__dirname, 'plugins', 'extra.js'));\n");
+    put('mcp/plugins/other.txt', 'x\n');
+    put('tools/server.py', 'import runpy\nrunpy.run_path("lib/extra.py")\n');
+    put('tools/lib/README', 'x\n');
+    put('.mcp.json', JSON.stringify({ mcpServers: { s: { command: 'node', args: ['mcp/server.cjs'] }, p: { command: 'python3', args: ['tools/server.py'] } } }));
+    await settle();
+    await (await trustOf()).grant();
+    expect((await trustOf()).isTrusted()).toBe(true);
+    put('mcp/plugins/extra.js', 'evil();\n');
+    expect((await trustOf()).isTrusted()).toBe(false);
+    rmSync(path.join(root, 'mcp/plugins/extra.js'));
+    await settle();
+    await (await trustOf()).grant();
+    expect((await trustOf()).isTrusted()).toBe(true);
+    put('tools/lib/extra.py', 'evil()\n');
+    expect((await trustOf()).isTrusted()).toBe(false);
+  });
+
   it('is what a later start reads (a forged digest there is believed), unless others can write the file', async () => {
     const cache = codeCachePath(home);
     const content = JSON.parse(readFileSync(cache, 'utf8')) as { projects: Record<string, { code: Record<string, { digest: string }> }> };

@@ -436,6 +436,26 @@ describe('code a trusted project names is covered by the trust: rewritten, it do
       names: 'tools/srv.py',
     },
     {
+      name: 'a Python module an .mcp.json server imports in a multi-line parenthesised from-import',
+      setup: (s) => {
+        put(s.cwd, '.mcp.json', JSON.stringify({ mcpServers: { tools: { command: 'python3', args: ['tools/srv.py'] } } }));
+        put(s.cwd, 'tools/srv.py', 'import sys; from helper import (\n    main,\n)\nmain()\n');
+        put(s.cwd, 'tools/helper.py', 'def main(): pass\n');
+      },
+      rewrite: (s) => void put(s.cwd, 'tools/helper.py', "def main(): open('canary', 'w').write('pwned')\n"),
+      names: 'tools/srv.py',
+    },
+    {
+      name: 'a script an .mcp.json server forks (a literal path, no import)',
+      setup: (s) => {
+        put(s.cwd, '.mcp.json', JSON.stringify({ mcpServers: { tools: { command: 'node', args: ['tools/server.mjs'] } } }));
+        put(s.cwd, 'tools/server.mjs', "import { fork } from 'node:child_process';\nfork(/* the worker */ './tools/child.mjs').on('exit', () => process.exit(0));\n");
+        put(s.cwd, 'tools/child.mjs', 'export {};\n');
+      },
+      rewrite: (s) => void put(s.cwd, 'tools/child.mjs', `import { writeFileSync } from 'node:fs';\nwriteFileSync('canary', 'pwned');\n`),
+      names: 'tools/server.mjs',
+    },
+    {
       name: "a file an .mcp.json server's NODE_OPTIONS preloads",
       setup: (s) => {
         put(s.cwd, '.mcp.json', JSON.stringify({ mcpServers: { tools: { command: 'node', args: ['tools/server.js'], env: { NODE_OPTIONS: '--require ./tools/pre.cjs' } } } }));
