@@ -583,6 +583,9 @@ export function commandCodeChangedSince(entry: { command: string; args?: readonl
   for (const word of [...shellWords(entry.command), ...(entry.args ?? [])]) {
     const file = word.replace(/^~(?=\/|$)/, homeDir).replace(/^\$\{?HOME\}?(?=\/|$)/, homeDir);
     if (!path.isAbsolute(file) || isPathStrictlyWithin(root, file) || (regularFileSize(file) ?? Infinity) > MAX_USER_SCRIPT_BYTES) continue;
+    // Only a script: a file the hook writes (`cat >> ~/hook-log.jsonl`) holds payloads, whose paths
+    // (the transcript's) would read as project code it loads.
+    if (!looksLikeCode(file)) continue;
     for (const loaded of directLoads(file, root, shellFiles, into.search)) named.add(loaded);
   }
   const seen = new Set(named);

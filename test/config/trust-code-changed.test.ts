@@ -93,3 +93,22 @@ it('`python -m` / `-c` in the project: a module made at its root shadows the sta
     expect(commandCodeChangedSince(hook, root, since)).toBe('argparse.py');
   }
 });
+
+it("a log outside the project that the hook appends to is not the user's script: project paths in its payloads are not code it runs", async () => {
+  const outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'mewcode-hook-log-')));
+  try {
+    const transcript = put('.mewcode/sessions/s1/claude-transcript.jsonl', '{}\n');
+    const log = path.join(outside, 'failure.jsonl');
+    writeFileSync(log, `${JSON.stringify({ transcript_path: transcript, tool_input: { file_path: path.join(root, 'src/app.js') } })}\n`);
+    put('src/app.js', '1;\n');
+    const since = await later();
+    put('.mewcode/sessions/s1/claude-transcript.jsonl', '{}\n{}\n');
+    put('src/app.js', '2;\n');
+    expect(commandCodeChangedSince({ command: `cat >> ${log}; echo >> ${log}` }, root, since)).toBeUndefined();
+    // The same file made a script (executable) is read for what it runs, as before.
+    chmodSync(log, 0o755);
+    expect(commandCodeChangedSince({ command: `${log}` }, root, since)).toBeDefined();
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
+});
