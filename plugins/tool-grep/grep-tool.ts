@@ -19,7 +19,7 @@ import { joinRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { findRipgrep } from '../../sdk/search-common/find-ripgrep.js';
 import { typeGlobFor } from '../../sdk/search-common/ripgrep-selection.js';
 import { compilePattern, type CompiledPattern } from './pattern.js';
-import { searchWithRe2js, type EngineOutcome } from './re2js-engine.js';
+import { searchWithRe2js, type EngineOutcome, type FileToSearch } from './re2js-engine.js';
 import { ResultCollector, type OutputMode, type SearchRequest } from './results.js';
 import { searchWithRipgrep } from './rg-engine.js';
 import { GREP_DESCRIPTION, GREP_INPUT_SCHEMA, MAX_CONTEXT, MODES } from './grep-definition.js';
@@ -224,8 +224,7 @@ export class GrepTool implements Tool {
     signal: AbortSignal,
     deadline: number,
   ): Promise<EngineOutcome> {
-    const files: string[] = [];
-    const exact = new Map<string, Buffer>();
+    const files: FileToSearch[] = [];
     const walk = await walkProject({
       root: location.root,
       start: location.absolute,
@@ -235,13 +234,12 @@ export class GrepTool implements Tool {
       deadline,
       onFile: (rel, bytes) => {
         if (location.kind !== 'file' && !accept(rel)) return;
-        files.push(rel);
-        if (bytes) exact.set(rel, bytes);
+        files.push(bytes ? { rel, bytes } : rel);
       },
     });
     if (walk.stopped) return { unreadable: walk.unreadableDirs, stopped: walk.stopped };
     const unreadableDirs = walk.unreadableDirs;
-    const searched = await searchWithRe2js({ root: location.root, files, exact, pattern, collector, signal, deadline });
+    const searched = await searchWithRe2js({ root: location.root, files, pattern, collector, signal, deadline });
     return { unreadable: searched.unreadable + unreadableDirs, ...(searched.stopped ? { stopped: searched.stopped } : {}) };
   }
 }

@@ -21,6 +21,7 @@ import { FileHitBudget, type LineHit, type ResultCollector } from './results.js'
 import { openTextReader } from './text-reader.js';
 import { joinRoot, joinRootBytes, yieldToEventLoop } from '../../sdk/search-common/walker.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
+import { displayName } from '../../sdk/search-common/display-name.js';
 
 const SLICE_BYTES = 16 * 1024 * 1024;
 const LEAF_LINES = 16;
@@ -284,11 +285,12 @@ export function searchFile(absolute: string | Buffer, state: SearchState): FileS
   }
 }
 
+/** A file to search: its path relative to the root, with its bytes when they are not valid UTF-8 (opened as they are). */
+export type FileToSearch = string | { rel: string; bytes: Buffer };
+
 export interface Re2jsSearchOptions {
   root: string;
-  files: readonly string[];
-  /** The bytes of the paths (relative to the root) that are not valid UTF-8, to open them as they are. */
-  exact?: ReadonlyMap<string, Buffer>;
+  files: readonly FileToSearch[];
   pattern: CompiledPattern;
   collector: ResultCollector;
   signal: AbortSignal;
@@ -319,12 +321,13 @@ function stateFor(options: Omit<Re2jsSearchOptions, 'files'>): SearchState {
 /**
  * One file searched by this engine into the collector (the ripgrep engine's answer for a file
  * that changed after ripgrep read it, or that ripgrep transcoded): false when it cannot be read.
- * `absolute`: its path as bytes when its name is not valid UTF-8.
+ * `shown`: its name as results show it (display-name.ts); `absolute`: its path as bytes when its
+ * name is not valid UTF-8.
  */
-export function searchOneFile(rel: string, options: Omit<Re2jsSearchOptions, 'files'>, absolute: string | Buffer = joinRoot(options.root, rel)): boolean {
+export function searchOneFile(shown: string, options: Omit<Re2jsSearchOptions, 'files'>, absolute: string | Buffer = joinRoot(options.root, shown)): boolean {
   const outcome = searchFile(absolute, stateFor(options));
   if (!outcome || outcome.stopped) return outcome !== undefined;
-  if (!outcome.binary && outcome.matches > 0) options.collector.addFile(rel, outcome.matches, outcome.hits);
+  if (!outcome.binary && outcome.matches > 0) options.collector.addFile(shown, outcome.matches, outcome.hits);
   return true;
 }
 
@@ -340,8 +343,9 @@ export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<Engi
     }
     if (options.signal.aborted) return { unreadable, stopped: 'aborted' };
     if (Date.now() >= options.deadline) return { unreadable, stopped: 'deadline' };
-    const rel = options.files[i]!;
-    const bytes = options.exact?.get(rel);
+    const file = options.files[i]!;
+    const rel = typeof file === 'string' ? file : file.rel;
+    const bytes = typeof file === 'string' ? undefined : file.bytes;
     const outcome = searchFile(bytes ? joinRootBytes(options.root, bytes) : joinRoot(options.root, rel), state);
     if (!outcome) {
       unreadable++;
@@ -349,7 +353,8 @@ export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<Engi
     }
     if (outcome.stopped) return { unreadable, stopped: options.signal.aborted ? 'aborted' : 'deadline' };
     if (outcome.binary || outcome.matches === 0) continue;
-    collector.addFile(rel, outcome.matches, outcome.hits);
+    // Keyed by the shown name: distinct bytes never share an entry (display-name.ts).
+    collector.addFile(displayName(rel, bytes), outcome.matches, outcome.hits);
   }
   return { unreadable };
 }

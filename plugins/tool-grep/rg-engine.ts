@@ -34,6 +34,7 @@ import { openExactSync } from '../../sdk/search-common/exact-open.js';
 import { spawnRipgrep } from '../../sdk/search-common/find-ripgrep.js';
 import { withSelectionArgs } from '../../sdk/search-common/ripgrep-selection.js';
 import { joinRoot } from '../../sdk/search-common/walker.js';
+import { displayName } from '../../sdk/search-common/display-name.js';
 import type { CompiledPattern } from './pattern.js';
 import { searchOneFile, type EngineOutcome } from './re2js-engine.js';
 import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
@@ -170,11 +171,14 @@ function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutc
   const finish = (file: FileState): void => {
     const rel = file.name.toString('utf8');
     if (!options.accept(rel)) return;
-    const absolute = Buffer.from(rel, 'utf8').equals(file.name) ? joinRoot(options.root, rel) : Buffer.concat([Buffer.from(`${options.root}/`), file.name]);
+    const lossless = Buffer.from(rel, 'utf8').equals(file.name);
+    const absolute = lossless ? joinRoot(options.root, rel) : Buffer.concat([Buffer.from(`${options.root}/`), file.name]);
+    // Results are keyed by the shown name, which is distinct for distinct bytes (display-name.ts).
+    const shown = displayName(rel, lossless ? undefined : file.name);
     const verdict = verify(absolute, options.root, [file.firstMatch, file.lastMatch, ...file.spans]);
-    if (verdict === 'same') collector.addFile(rel, file.matches, mode === 'content' ? file.hits : undefined);
+    if (verdict === 'same') collector.addFile(shown, file.matches, mode === 'content' ? file.hits : undefined);
     else if (verdict === 'changed') {
-      if (!searchOneFile(rel, { root: options.root, pattern: options.pattern, collector, signal: options.signal, deadline: options.deadline }, absolute)) unreadable++;
+      if (!searchOneFile(shown, { root: options.root, pattern: options.pattern, collector, signal: options.signal, deadline: options.deadline }, absolute)) unreadable++;
     } else unreadable++;
   };
 
