@@ -18,7 +18,7 @@ import { describeLocation, resolveSearchLocation, type SearchLocation } from '..
 import { joinRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { findRipgrep } from '../../sdk/search-common/find-ripgrep.js';
 import { typeGlobFor } from '../../sdk/search-common/ripgrep-selection.js';
-import { compilePattern, type CompiledPattern } from './pattern.js';
+import { compilePattern, tooLargeError, type CompiledPattern } from './pattern.js';
 import { searchWithRe2js, type EngineOutcome, type FileToSearch } from './re2js-engine.js';
 import { ResultCollector, type OutputMode, type SearchRequest } from './results.js';
 import { searchWithRipgrep } from './rg-engine.js';
@@ -196,6 +196,7 @@ export class GrepTool implements Tool {
         signal: ctx.signal,
         deadline,
       });
+      if (rg.failed === 'size') return { isError: true, content: tooLargeError(request.pattern) };
       if (rg.failed === undefined) {
         this.lastRun = { engine: 'ripgrep' };
         outcome = rg;
