@@ -81,3 +81,25 @@ export function parseDisplayName(shown: string): Buffer | undefined {
   parts.push(Buffer.from(shown.slice(from), 'utf8'));
   return Buffer.concat(parts);
 }
+
+/**
+ * A name's bytes decoded for matching ignore rules as ripgrep matches them (on bytes): each byte
+ * that is not part of valid UTF-8 becomes U+FFFF, one character to `?` and `*`, and unlike the
+ * U+FFFD of a lossy decoding, never equal to a rule's character (rules are valid UTF-8, and
+ * U+FFFF is a noncharacter no real rule holds).
+ */
+export function decodeForMatching(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const length = sequenceLength(bytes, i);
+    if (length === 0) {
+      out += '\uFFFF';
+      i++;
+      continue;
+    }
+    out += Buffer.from(bytes.subarray(i, i + length)).toString('utf8');
+    i += length;
+  }
+  return out;
+}
