@@ -167,7 +167,7 @@ export class ResultCollector {
           let text = hit.text;
           if (text.endsWith('\n')) text = text.slice(0, -1);
           if (text.endsWith('\r')) text = text.slice(0, -1);
-          if (hit.line === 1 && text.startsWith('\uFEFF')) text = text.slice(1);
+          // No BOM is removed here: both readers removed the file's one (a second is text, as in ripgrep).
           const cut = limits.cutLine(text, limits.grepLineMaxChars);
           if (cut.truncated) cutLines++;
           out.push(`${prefix}${p}:${hit.line}${hit.match ? ':' : '-'} ${cut.text}`);
