@@ -12,7 +12,7 @@ import picomatch from 'picomatch';
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containPath } from '../../sdk/path-containment.js';
-import { describeLocation, displayPath, resolveSearchLocation } from '../../sdk/search-common/search-path.js';
+import { describeLocation, displayPath, givenNames, resolveSearchLocation } from '../../sdk/search-common/search-path.js';
 import { joinRoot, joinRootBytes, relativeToRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
 import { displayName } from '../../sdk/search-common/display-name.js';
@@ -221,7 +221,8 @@ export class GlobTool implements Tool {
     }
 
     const max = this.limits.searchMaxResults;
-    const shown = dated.slice(0, max).map((d) => prefix + d.rel);
+    const given = split.base === '' ? givenNames(searchDir, pathInput) : (rel: string): string => rel;
+    const shown = dated.slice(0, max).map((d) => prefix + given(d.rel));
     const out = [...shown];
     if (dated.length > max) {
       const more = dated.length - max;

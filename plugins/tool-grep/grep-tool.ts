@@ -14,7 +14,7 @@
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
-import { describeLocation, resolveSearchLocation, type SearchLocation } from '../../sdk/search-common/search-path.js';
+import { describeLocation, givenNames, resolveSearchLocation, type SearchLocation } from '../../sdk/search-common/search-path.js';
 import { joinRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { findRipgrep } from '../../sdk/search-common/find-ripgrep.js';
 import { typeGlobFor } from '../../sdk/search-common/ripgrep-selection.js';
@@ -215,6 +215,7 @@ export class GrepTool implements Tool {
       limit: window && request.mode === 'content' ? window.offset + window.head : cap,
       ...(window ? { window } : {}),
       prefix: location.prefix,
+      rename: givenNames(location, request.pathInput),
       keepChars: 2 * this.limits.grepLineMaxChars + 8,
     };
     const deadlineMs = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS;

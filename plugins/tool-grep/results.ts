@@ -35,6 +35,8 @@ export interface SearchRequest {
    * content mode. Absent: the first `limit` matching lines or files are shown.
    */
   window?: { offset: number; head: number };
+  /** The name a path is shown by: under a start reached through a symlink, the name given (search-path.ts givenNames). */
+  rename?: (rel: string) => string;
 }
 
 /**
@@ -122,6 +124,8 @@ export class ResultCollector {
   render(limits: OutputLimits, incomplete: SearchIncomplete, noMatch: string): string {
     const { mode, limit } = this.request;
     const prefix = this.request.prefix ?? '';
+    const rename = this.request.rename;
+    const nameOf = (p: string): string => prefix + (rename ? rename(p) : p);
     const paths = [...this.counts.keys()].sort(compare);
     const totalMatches = paths.reduce((sum, p) => sum + this.counts.get(p)!, 0);
     const out: string[] = [];
@@ -133,15 +137,15 @@ export class ResultCollector {
     } else if (this.request.window && mode !== 'content') {
       const { offset, head } = this.request.window;
       const window = paths.slice(offset, offset + head);
-      for (const p of window) out.push(mode === 'count' ? `${prefix}${p}:${this.counts.get(p)!}` : prefix + p);
+      for (const p of window) out.push(mode === 'count' ? `${nameOf(p)}:${this.counts.get(p)!}` : nameOf(p));
       notes.push(...windowNote(offset, window.length, paths.length, plural(paths.length, 'file'), mode === 'count' ? `; ${plural(totalMatches, 'matching line')} in all` : ''));
     } else if (mode === 'files_with_matches') {
-      out.push(...paths.slice(0, limit).map((p) => prefix + p));
+      out.push(...paths.slice(0, limit).map(nameOf));
       if (paths.length > limit) {
         notes.push(`[… ${plural(paths.length - limit, 'more file')} with matches not shown (showing ${limit} of ${paths.length}, sorted by path); narrow the pattern, path or glob]`);
       }
     } else if (mode === 'count') {
-      for (const p of paths.slice(0, limit)) out.push(`${prefix}${p}:${this.counts.get(p)!}`);
+      for (const p of paths.slice(0, limit)) out.push(`${nameOf(p)}:${this.counts.get(p)!}`);
       if (paths.length > limit) {
         notes.push(`[… ${plural(paths.length - limit, 'more file')} with matches not shown (showing ${limit} of ${paths.length} files; ${plural(totalMatches, 'matching line')} in all); narrow the pattern, path or glob]`);
       }
@@ -170,7 +174,7 @@ export class ResultCollector {
           // No BOM is removed here: both readers removed the file's one (a second is text, as in ripgrep).
           const cut = limits.cutLine(text, limits.grepLineMaxChars);
           if (cut.truncated) cutLines++;
-          out.push(`${prefix}${p}:${hit.line}${hit.match ? ':' : '-'} ${cut.text}`);
+          out.push(`${nameOf(p)}:${hit.line}${hit.match ? ':' : '-'} ${cut.text}`);
           if (hit.match) shown++;
         }
       }
