@@ -2,7 +2,7 @@
  * How glob and grep show a file's path: one line of text per file, distinct files never shown
  * alike. A name is bytes; most are valid UTF-8 and are shown as they are. Escaped, byte by byte,
  * as `\xNN`: a byte that is not part of valid UTF-8 (so `\xff.txt`, `\xfe.txt` and a real
- * `\uFFFD.txt` stay three names), and every control character (C0, DEL, C1, U+2028/U+2029 — a
+ * `\uFFFD.txt` stay three names), and every control character (ASCII controls, DEL, the 0x80–0x9F controls, U+2028/U+2029 — a
  * newline in a name would otherwise forge result lines). A backslash is shown doubled, so the
  * escaping is reversible (`parseDisplayName`) and no real name can pass for an escaped one.
  */
