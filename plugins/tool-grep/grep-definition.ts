@@ -1,5 +1,5 @@
 /** What the model sees of `grep`: loaded at boot, without the implementation (see index.ts). */
-import type { JsonSchema } from '../../types/tools.js';
+import type { JsonSchema, ToolInput, ToolInputCheck } from '../../types/tools.js';
 import type { OutputMode } from './results.js';
 
 export const MAX_CONTEXT = 50;
@@ -36,3 +36,16 @@ export const GREP_INPUT_SCHEMA: JsonSchema = {
   required: ['pattern'],
   additionalProperties: false,
 };
+
+/**
+ * The kernel's input check (before hooks and permissions): a field grep does not know is an input
+ * error naming it — never silently dropped, since the model would trust a filter that did nothing.
+ */
+export function checkGrepFields(input: ToolInput): ToolInputCheck {
+  for (const key of Object.keys(input)) {
+    if (!FIELDS.includes(key)) {
+      return { ok: false, error: `grep: unknown field "${key}". The fields are: ${FIELDS.filter((f) => !f.startsWith('-')).join(', ')} (and Claude Code's -i, -n, -A, -B, -C)` };
+    }
+  }
+  return { ok: true, input };
+}

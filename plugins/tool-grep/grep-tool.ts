@@ -22,7 +22,7 @@ import { compilePattern, tooLargeError, type CompiledPattern } from './pattern.j
 import { searchWithRe2js, type EngineOutcome, type FileToSearch } from './re2js-engine.js';
 import { ResultCollector, type OutputMode, type SearchRequest } from './results.js';
 import { searchWithRipgrep } from './rg-engine.js';
-import { FIELDS, GREP_DESCRIPTION, GREP_INPUT_SCHEMA, MAX_CONTEXT, MODES } from './grep-definition.js';
+import { checkGrepFields, GREP_DESCRIPTION, GREP_INPUT_SCHEMA, MAX_CONTEXT, MODES } from './grep-definition.js';
 import { typeFilter } from './file-types.js';
 
 export { GREP_DESCRIPTION, GREP_INPUT_SCHEMA };
@@ -90,12 +90,8 @@ function wholeNumber(input: ToolInput, key: string): Parsed<number | undefined> 
 }
 
 function parseRequest(input: ToolInput): Parsed<GrepRequest> {
-  // A field grep does not know is an error naming it, never silently dropped (the model would trust a filter that did nothing).
-  for (const key of Object.keys(input)) {
-    if (!FIELDS.includes(key)) {
-      return { ok: false, error: `grep: unknown field "${key}". The fields are: ${FIELDS.filter((f) => !f.startsWith('-')).join(', ')} (and Claude Code's -i, -n, -A, -B, -C).` };
-    }
-  }
+  const fields = checkGrepFields(input);
+  if (!fields.ok) return { ok: false, error: `${fields.error}.` };
   if (input.multiline !== undefined && input.multiline !== null && input.multiline !== false && input.multiline !== 'false') {
     return { ok: false, error: 'grep: "multiline": true is not supported: grep matches one line at a time. Search for each line\'s part separately, or read the file with read_file.' };
   }
@@ -155,6 +151,7 @@ export class GrepTool implements Tool {
   readonly description = GREP_DESCRIPTION;
   readonly inputSchema = GREP_INPUT_SCHEMA;
   readonly readOnly = true;
+  readonly validateInput = checkGrepFields;
   /** Which engine answered the most recent call (informational: tests and benchmarks read it). */
   lastRun: GrepRunInfo | undefined;
 
