@@ -12,9 +12,10 @@ import picomatch from 'picomatch';
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containPath } from '../../sdk/path-containment.js';
-import { describeLocation, displayPath, resolveSearchLocation } from '../../sdk/search-common/search-path.js';
+import { describeLocation, displayPath, givenNames, resolveSearchLocation } from '../../sdk/search-common/search-path.js';
 import { joinRoot, joinRootBytes, relativeToRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
+import { displayName } from '../../sdk/search-common/display-name.js';
 import { ExactLstat } from '../../sdk/search-common/exact-open.js';
 import { findRipgrep } from '../../sdk/search-common/find-ripgrep.js';
 import { listWithRipgrep } from '../../sdk/search-common/ripgrep-files.js';
@@ -168,12 +169,12 @@ export class GlobTool implements Tool {
     // descriptor: ripgrep reads whatever a directory's name points to when it gets there, so a
     // directory swapped for a symlink to an outside one could report outside names; those (and a
     // match swapped for a symlink, whose target's mtime must not show) are dropped here.
-    const dated: { rel: string; mtime: number }[] = [];
+    const dated: { rel: string; mtime: number }[] = []; // rel: the shown name (display-name.ts)
     const exact = new ExactLstat();
     const onFile = (rel: string, bytes?: Buffer): void => {
       if (!matcher(rel.slice(startPrefix)) || hidden?.(joinRoot(searchDir.root, rel))) return;
       const info = exact.lstat(bytes ? joinRootBytes(searchDir.root, bytes) : joinRoot(searchDir.root, rel));
-      if (info?.isFile()) dated.push({ rel, mtime: info.mtimeMs });
+      if (info?.isFile()) dated.push({ rel: displayName(rel, bytes), mtime: info.mtimeMs });
     };
     let summary: { unreadableDirs: number; stopped?: 'deadline' | 'aborted' } = { unreadableDirs: 0 };
     try {
@@ -220,7 +221,8 @@ export class GlobTool implements Tool {
     }
 
     const max = this.limits.searchMaxResults;
-    const shown = dated.slice(0, max).map((d) => prefix + d.rel);
+    const given = split.base === '' ? givenNames(searchDir, pathInput) : (rel: string): string => rel;
+    const shown = dated.slice(0, max).map((d) => prefix + given(d.rel));
     const out = [...shown];
     if (dated.length > max) {
       const more = dated.length - max;
@@ -239,7 +241,7 @@ export class GlobTool implements Tool {
     } finally {
       exact.close();
     }
-    if (info?.isFile()) return { content: prefix + relativeToRoot(root, absolute) };
+    if (info?.isFile()) return { content: prefix + displayName(relativeToRoot(root, absolute)) };
     if (info?.isDirectory()) {
       const rel = displayPath(relativeToRoot(root, absolute), prefix);
       return { content: `"${pattern}" is a directory; glob lists files. Use "${rel === '.' ? '' : `${rel}/`}**" to list the files inside it.` };

@@ -14,15 +14,16 @@
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
-import { describeLocation, resolveSearchLocation, type SearchLocation } from '../../sdk/search-common/search-path.js';
+import { describeLocation, givenNames, resolveSearchLocation, type SearchLocation } from '../../sdk/search-common/search-path.js';
 import { joinRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { findRipgrep } from '../../sdk/search-common/find-ripgrep.js';
 import { typeGlobFor } from '../../sdk/search-common/ripgrep-selection.js';
-import { compilePattern, type CompiledPattern } from './pattern.js';
-import { searchWithRe2js, type EngineOutcome } from './re2js-engine.js';
+import { compilePattern, tooLargeError, type CompiledPattern } from './pattern.js';
+import { searchWithRe2js, type EngineOutcome, type FileToSearch } from './re2js-engine.js';
 import { ResultCollector, type OutputMode, type SearchRequest } from './results.js';
 import { searchWithRipgrep } from './rg-engine.js';
-import { GREP_DESCRIPTION, GREP_INPUT_SCHEMA, MAX_CONTEXT, MODES } from './grep-definition.js';
+import { checkGrepFields, GREP_DESCRIPTION, GREP_INPUT_SCHEMA, MAX_CONTEXT, MODES } from './grep-definition.js';
+import { typeFilter } from './file-types.js';
 
 export { GREP_DESCRIPTION, GREP_INPUT_SCHEMA };
 
@@ -51,6 +52,11 @@ export interface GrepRunInfo {
 const DEFAULT_DEADLINE_MS = 30_000;
 
 interface GrepRequest {
+  /** Claude Code's `type` (ripgrep's `--type`), if given. */
+  type: string | undefined;
+  /** Claude Code's `offset` / `head_limit`, if either is given (head 0 = up to the cap). */
+  offset: number | undefined;
+  head: number | undefined;
   pattern: string;
   pathInput: string;
   glob: string | undefined;
@@ -75,7 +81,30 @@ function readCount(input: ToolInput, keys: string[]): Parsed<number | undefined>
   return { ok: true, value: undefined };
 }
 
+function wholeNumber(input: ToolInput, key: string): Parsed<number | undefined> {
+  const raw = input[key];
+  if (raw === undefined || raw === null) return { ok: true, value: undefined };
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return { ok: false, error: `grep: "${key}" must be a whole number ≥ 0 (got ${JSON.stringify(raw)}).` };
+  return { ok: true, value };
+}
+
 function parseRequest(input: ToolInput): Parsed<GrepRequest> {
+  const fields = checkGrepFields(input);
+  if (!fields.ok) return { ok: false, error: `${fields.error}.` };
+  if (input.multiline !== undefined && input.multiline !== null && input.multiline !== false && input.multiline !== 'false') {
+    return { ok: false, error: 'grep: "multiline": true is not supported: grep matches one line at a time. Search for each line\'s part separately, or read the file with read_file.' };
+  }
+  if (input['-n'] !== undefined && input['-n'] !== null && input['-n'] !== true && input['-n'] !== 'true') {
+    return { ok: false, error: 'grep: "-n" can only be true: content lines always show their line numbers.' };
+  }
+  if (input.type !== undefined && input.type !== null && (typeof input.type !== 'string' || input.type.trim() === '')) {
+    return { ok: false, error: 'grep: "type" must be a file type name such as "py", "js" or "rust" (ripgrep\'s --type).' };
+  }
+  const offset = wholeNumber(input, 'offset');
+  if (!offset.ok) return offset;
+  const head = wholeNumber(input, 'head_limit');
+  if (!head.ok) return head;
   const pattern = input.pattern;
   if (typeof pattern !== 'string' || pattern === '') {
     return { ok: false, error: 'grep: "pattern" is required: a regular expression such as "useState" or "def \\w+\\(".' };
@@ -101,6 +130,9 @@ function parseRequest(input: ToolInput): Parsed<GrepRequest> {
   return {
     ok: true,
     value: {
+      type: typeof input.type === 'string' ? input.type.trim() : undefined,
+      offset: offset.value,
+      head: head.value,
       pattern,
       pathInput: typeof input.path === 'string' ? input.path : '',
       glob,
@@ -119,6 +151,7 @@ export class GrepTool implements Tool {
   readonly description = GREP_DESCRIPTION;
   readonly inputSchema = GREP_INPUT_SCHEMA;
   readonly readOnly = true;
+  readonly validateInput = checkGrepFields;
   /** Which engine answered the most recent call (informational: tests and benchmarks read it). */
   lastRun: GrepRunInfo | undefined;
 
@@ -153,6 +186,15 @@ export class GrepTool implements Tool {
       const prefix = location.relative === '' ? 0 : location.relative.length + 1;
       accept = (rel) => matcher(rel.slice(prefix));
     }
+    const engine = this.options.engine ?? 'auto';
+    const rgPath = engine === 're2js' ? undefined : (this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
+    if (request.type !== undefined && location.kind === 'dir') {
+      // Both engines filter by the same globs (ripgrep's list when rg is installed), so their results agree.
+      const types = typeFilter(request.type, this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
+      if (!types.ok) return { isError: true, content: types.error };
+      const selected = accept;
+      accept = (rel) => selected(rel) && types.test(rel);
+    }
     // Files a read rule denies are left out of every search, whatever its root (both engines use accept).
     const hidden = this.options.searchPolicy?.()?.hiddenFiles('grep');
     if (hidden) {
@@ -160,18 +202,21 @@ export class GrepTool implements Tool {
       accept = (rel) => selected(rel) && !hidden(joinRoot(location.root, rel));
     }
 
+    const cap = this.limits.searchMaxResults;
+    const window = request.offset !== undefined || request.head !== undefined ? { offset: request.offset ?? 0, head: request.head ? Math.min(request.head, cap) : cap } : undefined;
     const searchRequest: SearchRequest = {
       mode: request.mode,
       before: request.before,
       after: request.after,
-      limit: this.limits.searchMaxResults,
+      // In content mode the window counts output lines, at least one per match: storing offset + head matches covers it.
+      limit: window && request.mode === 'content' ? window.offset + window.head : cap,
+      ...(window ? { window } : {}),
       prefix: location.prefix,
+      rename: givenNames(location, request.pathInput),
       keepChars: 2 * this.limits.grepLineMaxChars + 8,
     };
     const deadlineMs = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     const deadline = Date.now() + deadlineMs;
-    const engine = this.options.engine ?? 'auto';
-    const rgPath = engine === 're2js' ? undefined : (this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
     if (engine === 'ripgrep' && !rgPath) {
       return { isError: true, content: 'grep: the ripgrep engine was requested but `rg` is not on PATH. Install ripgrep, or use the default engine.' };
     }
@@ -196,6 +241,7 @@ export class GrepTool implements Tool {
         signal: ctx.signal,
         deadline,
       });
+      if (rg.failed === 'size') return { isError: true, content: tooLargeError(request.pattern) };
       if (rg.failed === undefined) {
         this.lastRun = { engine: 'ripgrep' };
         outcome = rg;
@@ -209,7 +255,8 @@ export class GrepTool implements Tool {
     if (outcome.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'grep was cancelled.' };
 
     const where = describeLocation(location.relative, location.kind, location.prefix);
-    const noMatch = `No matches for "${request.pattern}" in ${where}${request.glob !== undefined && location.kind === 'dir' ? ` (files matching "${request.glob}")` : ''}.`;
+    const filters = [request.glob !== undefined ? `matching "${request.glob}"` : '', request.type !== undefined ? `of type "${request.type}"` : ''].filter((f) => f !== '');
+    const noMatch = `No matches for "${request.pattern}" in ${where}${filters.length > 0 && location.kind === 'dir' ? ` (files ${filters.join(' and ')})` : ''}.`;
     const content = collector.render(this.limits, { unreadable: outcome.unreadable, stoppedByDeadline: outcome.stopped === 'deadline' }, noMatch);
     return { content };
   }
@@ -224,8 +271,7 @@ export class GrepTool implements Tool {
     signal: AbortSignal,
     deadline: number,
   ): Promise<EngineOutcome> {
-    const files: string[] = [];
-    const exact = new Map<string, Buffer>();
+    const files: FileToSearch[] = [];
     const walk = await walkProject({
       root: location.root,
       start: location.absolute,
@@ -235,13 +281,12 @@ export class GrepTool implements Tool {
       deadline,
       onFile: (rel, bytes) => {
         if (location.kind !== 'file' && !accept(rel)) return;
-        files.push(rel);
-        if (bytes) exact.set(rel, bytes);
+        files.push(bytes ? { rel, bytes } : rel);
       },
     });
     if (walk.stopped) return { unreadable: walk.unreadableDirs, stopped: walk.stopped };
     const unreadableDirs = walk.unreadableDirs;
-    const searched = await searchWithRe2js({ root: location.root, files, exact, pattern, collector, signal, deadline });
+    const searched = await searchWithRe2js({ root: location.root, files, pattern, collector, signal, deadline });
     return { unreadable: searched.unreadable + unreadableDirs, ...(searched.stopped ? { stopped: searched.stopped } : {}) };
   }
 }

@@ -4,14 +4,14 @@
  */
 import { definePlugin } from '../../types/plugin.js';
 import { searchToolBinding } from '../../sdk/search-common/search-tool-binding.js';
-import { GREP_DESCRIPTION, GREP_INPUT_SCHEMA } from './grep-definition.js';
+import { checkGrepFields, GREP_DESCRIPTION, GREP_INPUT_SCHEMA } from './grep-definition.js';
 
 export default definePlugin({
   name: 'tool-grep',
   version: '0.1.0',
   doctorChecks: [{ name: 'ripgrep', run: async (context) => (await import('./doctor-check.js')).checkRipgrep(context) }],
   dependsOn: ['output-limits'],
-  bindings: searchToolBinding({ name: 'grep', description: GREP_DESCRIPTION, inputSchema: GREP_INPUT_SCHEMA }, async ({ limits, searchPolicy, additionalDirectories }) => {
+  bindings: searchToolBinding({ name: 'grep', description: GREP_DESCRIPTION, inputSchema: GREP_INPUT_SCHEMA, validateInput: checkGrepFields }, async ({ limits, searchPolicy, additionalDirectories }) => {
     const { GrepTool } = await import('./grep-tool.js');
     return new GrepTool(limits, { searchPolicy, additionalDirectories });
   }),

@@ -25,6 +25,8 @@ export interface CompiledPattern {
    * breaks). Undefined when the pattern needs per-line evaluation only (`\A`, `\z`, `(?-m)`).
    */
   block: RE2JS | undefined;
+  /** Instructions of the compiled program: the re2js engine reads smaller slices of a file for a larger one. */
+  instructions: number;
   /** The equivalent Rust regex for ripgrep, or undefined if it could not be re-spelled. */
   ripgrep: string | undefined;
   /**
@@ -39,6 +41,49 @@ export const INVALID_BYTE = '\uFFFF';
 
 export type Compiled = { ok: true; value: CompiledPattern } | { ok: false; error: string };
 
+/**
+ * The largest program grep searches, in byte ranges (see `patternWeight`): 700 000, ripgrep 13's
+ * default regex size limit (100 MiB of compiled automaton) at the ≈ 150 bytes ripgrep's automaton
+ * takes per UTF-8 byte range, a little below it (ripgrep refuses `[\p{L}\p{N}]{937}`, this limit
+ * `[\p{L}\p{N}]{899}`), so a pattern ripgrep cannot take is refused the same way in both engines
+ * instead of being searched by re2js for minutes.
+ */
+export const PATTERN_SIZE_LIMIT = 700_000;
+
+/** The refusal of a pattern over the limit (also given for ripgrep's own size-limit error). */
+export function tooLargeError(source: string, weight?: number): string {
+  const size = weight === undefined ? '' : ` (about ${weight.toLocaleString('en-US')} character ranges; the limit is ${PATTERN_SIZE_LIMIT.toLocaleString('en-US')}, ripgrep's regex size limit)`;
+  return `grep: the pattern is too large to search${size}: "${source.length > 80 ? `${source.slice(0, 80)}…` : source}". A large repetition of a wide class (such as [\\p{L}\\p{N}]{1000}) compiles to a huge automaton; use a smaller count or a range ({1,50}), a narrower class ([a-z]), or search a literal part of the text.`;
+}
+
+interface ProgramShape {
+  re2(): { prog?: { inst?: readonly { op: number; runes?: ArrayLike<number> }[] } };
+  programSize(): number;
+}
+
+// re2js instruction codes (its Inst class): a class of ranges, any character, any but newline.
+const INST_RUNE = 8;
+const INST_RUNE_ANY = 10;
+const INST_RUNE_ANY_NOT_NL = 11;
+
+/**
+ * The size of a compiled pattern in UTF-8 byte ranges, the measure ripgrep's limit counts in
+ * effect: a character class counts its ranges (a Unicode class has hundreds), `.` counts 8
+ * (its UTF-8 byte sequences), every other instruction 1.
+ */
+export function patternWeight(re: RE2JS): number {
+  const program = re as unknown as ProgramShape;
+  const inst = program.re2?.().prog?.inst;
+  if (!Array.isArray(inst)) return program.programSize();
+  let weight = 0;
+  for (const i of inst) {
+    if (i.op === INST_RUNE) weight += Math.max(1, (i.runes?.length ?? 0) / 2);
+    else if (i.op === INST_RUNE_ANY || i.op === INST_RUNE_ANY_NOT_NL) weight += 8;
+    else weight += 1;
+  }
+  return weight;
+}
+
 const SYNTAX_HINT = 'grep uses RE2 syntax (as in Go and ripgrep): escape the literal characters ( ) [ ] { } . * + ? ^ $ | \\ with a backslash';
 
 export function compilePattern(source: string, caseInsensitive: boolean): Compiled {
@@ -49,6 +94,8 @@ export function compilePattern(source: string, caseInsensitive: boolean): Compil
   } catch (error) {
     return { ok: false, error: explainSyntaxError(source, error) };
   }
+  const weight = patternWeight(line);
+  if (weight > PATTERN_SIZE_LIMIT) return { ok: false, error: tooLargeError(source, weight) };
   const perLineOnly = /\\[Az]/.test(source) || /\(\?[imsU]*-[imsU]*m/.test(source);
   let ripgrep: string | undefined;
   try {
@@ -64,6 +111,7 @@ export function compilePattern(source: string, caseInsensitive: boolean): Compil
     source,
     caseInsensitive,
     line,
+    instructions: line.programSize(),
     ripgrep,
     get block() {
       if (block === null) block = perLineOnly ? undefined : RE2JS.compile(source, flags | RE2JS.MULTILINE);

@@ -19,10 +19,26 @@ import { openExactSync } from '../../sdk/search-common/exact-open.js';
 import { INVALID_BYTE, type CompiledPattern } from './pattern.js';
 import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
 import { openTextReader } from './text-reader.js';
-import { joinRoot, joinRootBytes, yieldToEventLoop } from '../../sdk/search-common/walker.js';
+import { joinRoot, joinRootBytes } from '../../sdk/search-common/walker.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
+import { displayName } from '../../sdk/search-common/display-name.js';
 
 const SLICE_BYTES = 16 * 1024 * 1024;
+/**
+ * Work between two looks at the clock, in bytes × program instructions: re2js falls back from
+ * its DFA to its NFA on a large program, whose cost per byte grows with the instructions, so a
+ * larger program reads smaller slices (≥ 1 KiB; a 10-instruction literal ≈ 200 KiB; measured:
+ * `(?i)[\p{L}\p{N}]{600}x` costs re2js ≈ 50 µs a byte). Between slices the deadline and cancellation are checked and the event loop
+ * gets a turn (every ≈ 10 ms), so a heavy pattern on a big file cannot block the process past its
+ * deadline. (One line longer than a slice is still matched in one call.)
+ */
+const SLICE_WORK = 2 * 1024 * 1024;
+const MIN_SLICE_BYTES = 1024;
+const YIELD_MS = 10;
+
+function sliceBytesFor(instructions: number): number {
+  return Math.max(MIN_SLICE_BYTES, Math.min(SLICE_BYTES, Math.floor(SLICE_WORK / Math.max(1, instructions))));
+}
 const LEAF_LINES = 16;
 const FANOUT = 16;
 
@@ -47,6 +63,20 @@ interface SearchState {
   limit: number;
   /** The real root the files lie in: where a file with several hard links may be searched is judged below it. */
   root: string;
+  /** When the event loop last had a turn (monotonic ms), shared by the files of one search. */
+  clock: { sliceStart: number };
+}
+
+/**
+ * Gives the event loop a turn when this search has held it for ≈ 10 ms. Through a timer, not
+ * setImmediate: a continuation resumed from the check phase would start the next slice before
+ * the loop reaches its timers phase again, so the kernel's timers would starve.
+ */
+async function breathe(state: SearchState): Promise<void> {
+  if (monotonicMs() - state.clock.sliceStart > YIELD_MS) {
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    state.clock.sliceStart = monotonicMs();
+  }
 }
 
 /**
@@ -181,7 +211,7 @@ function invalidLines(buffer: Buffer, length: number, text: string, starts: numb
  * Searches one file; undefined when it cannot be read. `absolute` is a real path from the walk:
  * it is opened only if the descriptor is exactly that file (no link followed, A15).
  */
-export function searchFile(absolute: string | Buffer, state: SearchState): FileSearchOutcome | undefined {
+export async function searchFile(absolute: string | Buffer, state: SearchState): Promise<FileSearchOutcome | undefined> {
   let fd: number;
   try {
     fd = openExactSync(absolute);
@@ -195,7 +225,7 @@ export function searchFile(absolute: string | Buffer, state: SearchState): FileS
     if (info.nlink > 1 && !inPackageDirectory(absolute.toString(), state.root)) return undefined;
     const size = info.size;
     const reader = openTextReader(fd);
-    let buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 1), SLICE_BYTES) + 1);
+    let buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 1), sliceBytesFor(state.pattern.instructions)) + 1);
     let carry = 0; // bytes of an unfinished line kept at the start of `buffer`
     let firstLine = 1;
     let matches = 0;
@@ -274,7 +304,10 @@ export function searchFile(absolute: string | Buffer, state: SearchState): FileS
       }
       buffer.copy(buffer, 0, usable, filled);
       carry = filled - usable;
-      if (!eof && (Date.now() >= state.deadline || state.signal.aborted)) return { matches, hits: undefined, binary: false, stopped: true };
+      if (!eof) {
+        await breathe(state);
+        if (Date.now() >= state.deadline || state.signal.aborted) return { matches, hits: undefined, binary: false, stopped: true };
+      }
     }
     return { matches, hits: state.wantLines ? hits : undefined, binary: false };
   } catch {
@@ -284,11 +317,12 @@ export function searchFile(absolute: string | Buffer, state: SearchState): FileS
   }
 }
 
+/** A file to search: its path relative to the root, with its bytes when they are not valid UTF-8 (opened as they are). */
+export type FileToSearch = string | { rel: string; bytes: Buffer };
+
 export interface Re2jsSearchOptions {
   root: string;
-  files: readonly string[];
-  /** The bytes of the paths (relative to the root) that are not valid UTF-8, to open them as they are. */
-  exact?: ReadonlyMap<string, Buffer>;
+  files: readonly FileToSearch[];
   pattern: CompiledPattern;
   collector: ResultCollector;
   signal: AbortSignal;
@@ -313,18 +347,20 @@ function stateFor(options: Omit<Re2jsSearchOptions, 'files'>): SearchState {
     signal: options.signal,
     limit: collector.request.limit,
     root: options.root,
+    clock: { sliceStart: monotonicMs() },
   };
 }
 
 /**
  * One file searched by this engine into the collector (the ripgrep engine's answer for a file
  * that changed after ripgrep read it, or that ripgrep transcoded): false when it cannot be read.
- * `absolute`: its path as bytes when its name is not valid UTF-8.
+ * `shown`: its name as results show it (display-name.ts); `absolute`: its path as bytes when its
+ * name is not valid UTF-8.
  */
-export function searchOneFile(rel: string, options: Omit<Re2jsSearchOptions, 'files'>, absolute: string | Buffer = joinRoot(options.root, rel)): boolean {
-  const outcome = searchFile(absolute, stateFor(options));
+export async function searchOneFile(shown: string, options: Omit<Re2jsSearchOptions, 'files'>, absolute: string | Buffer = joinRoot(options.root, shown)): Promise<boolean> {
+  const outcome = await searchFile(absolute, stateFor(options));
   if (!outcome || outcome.stopped) return outcome !== undefined;
-  if (!outcome.binary && outcome.matches > 0) options.collector.addFile(rel, outcome.matches, outcome.hits);
+  if (!outcome.binary && outcome.matches > 0) options.collector.addFile(shown, outcome.matches, outcome.hits);
   return true;
 }
 
@@ -332,24 +368,22 @@ export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<Engi
   const { collector } = options;
   const state = stateFor(options);
   let unreadable = 0;
-  let sliceStart = monotonicMs();
   for (let i = 0; i < options.files.length; i++) {
-    if (monotonicMs() - sliceStart > 10) {
-      await yieldToEventLoop();
-      sliceStart = monotonicMs();
-    }
+    await breathe(state);
     if (options.signal.aborted) return { unreadable, stopped: 'aborted' };
     if (Date.now() >= options.deadline) return { unreadable, stopped: 'deadline' };
-    const rel = options.files[i]!;
-    const bytes = options.exact?.get(rel);
-    const outcome = searchFile(bytes ? joinRootBytes(options.root, bytes) : joinRoot(options.root, rel), state);
+    const file = options.files[i]!;
+    const rel = typeof file === 'string' ? file : file.rel;
+    const bytes = typeof file === 'string' ? undefined : file.bytes;
+    const outcome = await searchFile(bytes ? joinRootBytes(options.root, bytes) : joinRoot(options.root, rel), state);
     if (!outcome) {
       unreadable++;
       continue;
     }
     if (outcome.stopped) return { unreadable, stopped: options.signal.aborted ? 'aborted' : 'deadline' };
     if (outcome.binary || outcome.matches === 0) continue;
-    collector.addFile(rel, outcome.matches, outcome.hits);
+    // Keyed by the shown name: distinct bytes never share an entry (display-name.ts).
+    collector.addFile(displayName(rel, bytes), outcome.matches, outcome.hits);
   }
   return { unreadable };
 }

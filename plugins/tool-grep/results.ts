@@ -29,6 +29,14 @@ export interface SearchRequest {
   keepChars: number;
   /** Shown before each root-relative path: '' in the project, `<dir>/` in an additional directory. */
   prefix?: string;
+  /**
+   * Claude Code's `offset` / `head_limit` (`| tail -n +offset | head -n head`): entries skipped,
+   * then entries shown at most — files in files_with_matches and count modes, output lines in
+   * content mode. Absent: the first `limit` matching lines or files are shown.
+   */
+  window?: { offset: number; head: number };
+  /** The name a path is shown by: under a start reached through a symlink, the name given (search-path.ts givenNames). */
+  rename?: (rel: string) => string;
 }
 
 /**
@@ -116,6 +124,8 @@ export class ResultCollector {
   render(limits: OutputLimits, incomplete: SearchIncomplete, noMatch: string): string {
     const { mode, limit } = this.request;
     const prefix = this.request.prefix ?? '';
+    const rename = this.request.rename;
+    const nameOf = (p: string): string => prefix + (rename ? rename(p) : p);
     const paths = [...this.counts.keys()].sort(compare);
     const totalMatches = paths.reduce((sum, p) => sum + this.counts.get(p)!, 0);
     const out: string[] = [];
@@ -124,13 +134,18 @@ export class ResultCollector {
 
     if (paths.length === 0) {
       out.push(incomplete.stoppedByDeadline ? `${noMatch.replace(/\.$/, '')} before the search stopped.` : noMatch);
+    } else if (this.request.window && mode !== 'content') {
+      const { offset, head } = this.request.window;
+      const window = paths.slice(offset, offset + head);
+      for (const p of window) out.push(mode === 'count' ? `${nameOf(p)}:${this.counts.get(p)!}` : nameOf(p));
+      notes.push(...windowNote(offset, window.length, paths.length, plural(paths.length, 'file'), mode === 'count' ? `; ${plural(totalMatches, 'matching line')} in all` : ''));
     } else if (mode === 'files_with_matches') {
-      out.push(...paths.slice(0, limit).map((p) => prefix + p));
+      out.push(...paths.slice(0, limit).map(nameOf));
       if (paths.length > limit) {
         notes.push(`[… ${plural(paths.length - limit, 'more file')} with matches not shown (showing ${limit} of ${paths.length}, sorted by path); narrow the pattern, path or glob]`);
       }
     } else if (mode === 'count') {
-      for (const p of paths.slice(0, limit)) out.push(`${prefix}${p}:${this.counts.get(p)!}`);
+      for (const p of paths.slice(0, limit)) out.push(`${nameOf(p)}:${this.counts.get(p)!}`);
       if (paths.length > limit) {
         notes.push(`[… ${plural(paths.length - limit, 'more file')} with matches not shown (showing ${limit} of ${paths.length} files; ${plural(totalMatches, 'matching line')} in all); narrow the pattern, path or glob]`);
       }
@@ -156,14 +171,23 @@ export class ResultCollector {
           let text = hit.text;
           if (text.endsWith('\n')) text = text.slice(0, -1);
           if (text.endsWith('\r')) text = text.slice(0, -1);
-          if (hit.line === 1 && text.startsWith('\uFEFF')) text = text.slice(1);
+          // No BOM is removed here: both readers removed the file's one (a second is text, as in ripgrep).
           const cut = limits.cutLine(text, limits.grepLineMaxChars);
           if (cut.truncated) cutLines++;
-          out.push(`${prefix}${p}:${hit.line}${hit.match ? ':' : '-'} ${cut.text}`);
+          out.push(`${nameOf(p)}:${hit.line}${hit.match ? ':' : '-'} ${cut.text}`);
           if (hit.match) shown++;
         }
       }
-      if (totalMatches > shown) {
+      if (this.request.window) {
+        // The window is over output lines (context and `--` included), as `| tail | head` cuts rg's.
+        const { offset, head } = this.request.window;
+        const all = out.length;
+        const window = out.splice(0, all).slice(offset, offset + head);
+        out.push(...window);
+        // The store holds offset + head matches: with more matches than that, the total of lines is unknown ("more").
+        const total = totalMatches > shown ? undefined : all;
+        notes.push(...windowNote(offset, window.length, total, `${plural(totalMatches, 'matching line')} in all`, ''));
+      } else if (totalMatches > shown) {
         let filesWithMore = 0;
         let seen = 0;
         for (const p of paths) {
@@ -188,6 +212,18 @@ export class ResultCollector {
     if (notes.length > 0 && out.length > 0) out.push('');
     return [...out, ...notes].join('\n');
   }
+}
+
+/**
+ * The note of an offset / head_limit window: which entries are shown and the offset of the next
+ * ones. `total`: entries in all (undefined when more exist than were kept: then "more").
+ */
+function windowNote(offset: number, shown: number, total: number | undefined, totalWords: string, extra: string): string[] {
+  const end = offset + shown;
+  if (total !== undefined && end >= total && offset === 0) return [];
+  if (shown === 0) return [`[no entries at offset ${offset}: there ${total === 1 ? 'is' : 'are'} ${total ?? 'fewer'} (${totalWords}${extra})]`];
+  const more = total === undefined || end < total;
+  return [`[showing entries ${offset + 1}–${end}${total !== undefined ? ` of ${total}` : ''} (${totalWords}${extra}, sorted by path${more ? `); pass offset ${end} for the next ones` : ')'}]`];
 }
 
 export function compare(a: string, b: string): number {

@@ -34,6 +34,7 @@ import { openExactSync } from '../../sdk/search-common/exact-open.js';
 import { spawnRipgrep } from '../../sdk/search-common/find-ripgrep.js';
 import { withSelectionArgs } from '../../sdk/search-common/ripgrep-selection.js';
 import { joinRoot } from '../../sdk/search-common/walker.js';
+import { displayName } from '../../sdk/search-common/display-name.js';
 import type { CompiledPattern } from './pattern.js';
 import { searchOneFile, type EngineOutcome } from './re2js-engine.js';
 import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
@@ -61,9 +62,11 @@ export interface RipgrepSearchOptions {
   deadline: number;
 }
 
-export type RipgrepOutcome = (EngineOutcome & { failed?: undefined }) | { failed: 'pattern' | 'engine'; message: string };
+/** `failed: 'size'`: ripgrep refused the pattern as too large; the fallback would search it for minutes, so the call is refused. */
+export type RipgrepOutcome = (EngineOutcome & { failed?: undefined }) | { failed: 'pattern' | 'engine' | 'size'; message: string };
 
-const PATTERN_ERROR = /regex parse error|error parsing regex|not allowed in a regex|multiline mode is enabled|size limit|exceeds/i;
+const PATTERN_ERROR = /regex parse error|error parsing regex|not allowed in a regex|multiline mode is enabled/i;
+const SIZE_ERROR = /exceeds size limit|size limit of \d+/i;
 const ENGINE_ERROR = /unrecognized|unexpected argument|Found argument|invalid value|error: /i;
 const STDERR_CAP = 64 * 1024;
 /** Lines whose offsets lie within this many bytes of each other are checked with one read. */
@@ -128,6 +131,8 @@ function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutc
   // Bytes kept of a line: enough for `keepChars` UTF-16 units of complete characters.
   const keepBytes = 4 * keepChars + 4;
   const files = new Map<string, FileState>();
+  /** Files to search again with re2js (changed since ripgrep read them), once ripgrep is done. */
+  const recheck: { shown: string; absolute: string | Buffer }[] = [];
   let unreadable = 0;
   let sawOutput = false;
 
@@ -170,12 +175,14 @@ function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutc
   const finish = (file: FileState): void => {
     const rel = file.name.toString('utf8');
     if (!options.accept(rel)) return;
-    const absolute = Buffer.from(rel, 'utf8').equals(file.name) ? joinRoot(options.root, rel) : Buffer.concat([Buffer.from(`${options.root}/`), file.name]);
+    const lossless = Buffer.from(rel, 'utf8').equals(file.name);
+    const absolute = lossless ? joinRoot(options.root, rel) : Buffer.concat([Buffer.from(`${options.root}/`), file.name]);
+    // Results are keyed by the shown name, which is distinct for distinct bytes (display-name.ts).
+    const shown = displayName(rel, lossless ? undefined : file.name);
     const verdict = verify(absolute, options.root, [file.firstMatch, file.lastMatch, ...file.spans]);
-    if (verdict === 'same') collector.addFile(rel, file.matches, mode === 'content' ? file.hits : undefined);
-    else if (verdict === 'changed') {
-      if (!searchOneFile(rel, { root: options.root, pattern: options.pattern, collector, signal: options.signal, deadline: options.deadline }, absolute)) unreadable++;
-    } else unreadable++;
+    if (verdict === 'same') collector.addFile(shown, file.matches, mode === 'content' ? file.hits : undefined);
+    else if (verdict === 'changed') recheck.push({ shown, absolute });
+    else unreadable++;
   };
 
   return new Promise((resolve) => {
@@ -243,14 +250,26 @@ function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutc
       if (pending.length > 0) handleLine(Buffer.concat(pending));
       if (spawnError) return resolve({ failed: 'engine', message: spawnError.message });
       if (stopped) return resolve({ unreadable, stopped });
+      if (recheck.length > 0) {
+        const search = { root: options.root, pattern: options.pattern, collector, signal: options.signal, deadline: options.deadline };
+        void (async () => {
+          for (const file of recheck) if (!(await searchOneFile(file.shown, search, file.absolute))) unreadable++;
+          finishRun(code);
+        })();
+        return;
+      }
+      finishRun(code);
+    });
+    const finishRun = (code: number | null): void => {
       const errors = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+      if (code === 2 && !sawOutput && SIZE_ERROR.test(stderr)) return resolve({ failed: 'size', message: stderr.trim() });
       if (code === 2 && !sawOutput && PATTERN_ERROR.test(stderr)) return resolve({ failed: 'pattern', message: stderr.trim() });
       if (code !== 0 && code !== 1 && !sawOutput && errors.length > 0 && ENGINE_ERROR.test(errors[0]!) && !/os error/.test(errors[0]!)) {
         return resolve({ failed: 'engine', message: stderr.trim() });
       }
       if (code === null) return resolve({ failed: 'engine', message: 'ripgrep was killed' });
       resolve({ unreadable: unreadable + errors.filter((l) => /os error|Permission denied|I\/O error/i.test(l)).length });
-    });
+    };
   });
 }
 

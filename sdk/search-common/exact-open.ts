@@ -12,7 +12,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, constants, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { useDescriptorPaths } from '../file-tool-support/contained-fs.js';
-import { readSmallFileFd } from '../../types/small-file.js';
+import { ignoreFileText, readSmallFileBytesFd } from '../../types/small-file.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 
@@ -86,12 +86,13 @@ export function listDirectoryExact(
 }
 
 /**
- * A small text file (an ignore file) read without following a link. `through` names it via a
- * verified directory descriptor (Linux); otherwise `absolute` is checked like openExactSync.
+ * An ignore file read without following a link, as ripgrep reads it (up to its first line that
+ * is not UTF-8: ignoreFileText). `through` names it via a verified directory descriptor (Linux);
+ * otherwise `absolute` is checked like openExactSync.
  */
 export function readFileExact(through: string, absolute?: string): string {
   const fd = absolute === undefined ? openSync(through, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) : openExactSync(absolute);
-  return readSmallFileFd(fd, absolute ?? through, () => raced(absolute ?? through));
+  return ignoreFileText(readSmallFileBytesFd(fd, absolute ?? through, () => raced(absolute ?? through)));
 }
 
 /** How many verified directory descriptors one ExactLstat keeps open at once. */

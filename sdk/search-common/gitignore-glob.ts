@@ -200,7 +200,9 @@ function parseBracket(chars: string[], start: number): { source: string; next: n
     }
     body += classChar(lo);
   }
-  return undefined; // no closing bracket: `[` is literal
+  // No closing bracket: ripgrep refuses the line ("unclosed character class") and git's
+  // wildmatch matches nothing with it, so the rule is dropped (parseIgnoreLine catches this).
+  throw new Error('unclosed [');
 }
 
 function classChar(ch: string): string {

@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readFileExact } from './exact-open.js';
 import { isPathStrictlyWithin } from '../../types/path-within.js';
-import { readGitFile } from '../../types/small-file.js';
+import { readGitIgnoreFile } from '../../types/small-file.js';
 import { rebaseFromAncestor } from './ignore-rebase.js';
 import { commonDirOf, gitDirOfWorkTree } from '../git-config-paths.js';
 
@@ -89,8 +89,8 @@ export function excludeText(top: string): string | undefined {
   const gitDir = commonDirOf(own);
   try {
     // `.git/info/exclude` may legitimately live elsewhere (a worktree's gitdir): read through
-    // links, but never a FIFO, a device or a huge file (readGitFile).
-    return readGitFile(path.join(gitDir, 'info', 'exclude'));
+    // links, but never a FIFO, a device or a huge file (readGitIgnoreFile: read as ripgrep reads an ignore file).
+    return readGitIgnoreFile(path.join(gitDir, 'info', 'exclude'));
   } catch {
     return undefined;
   }

@@ -100,3 +100,17 @@ function additionalRootOf(resolved: string, projectRoot: string, homeDir: string
   }
   return best;
 }
+
+/**
+ * How results name the files under a start reached through a symlink: by the name given, as
+ * ripgrep does (`path: "lnk"` → `lnk/a.ts`, not the link's target `real/a.ts`). Identity when
+ * the given path is the real one, absolute, outside the project, or not a plain relative path.
+ */
+export function givenNames(location: SearchLocation, input: string): (rel: string) => string {
+  const same = (rel: string): string => rel;
+  if (location.prefix !== '' || input === '' || path.isAbsolute(input) || input.startsWith('~')) return same;
+  const given = path.posix.normalize(input).replace(/\/+$/, '');
+  if (given === '.' || given === '..' || given.startsWith('../') || given === location.relative || location.relative === '') return same;
+  const from = location.relative;
+  return (rel) => (rel === from ? given : rel.startsWith(`${from}/`) ? given + rel.slice(from.length) : rel);
+}

@@ -19,7 +19,7 @@ export interface SearchToolServices {
 }
 
 export function searchToolBinding(
-  definition: { name: string; description: string; inputSchema: JsonSchema },
+  definition: { name: string; description: string; inputSchema: JsonSchema; validateInput?: Tool['validateInput'] },
   load: (services: SearchToolServices) => Promise<Tool>,
 ): ContainerModule {
   return new ContainerModule(({ bind }) => {

@@ -39,6 +39,7 @@ import { statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { listDirectoryExact, readFileExact } from './exact-open.js';
 import { IgnoreFile } from './gitignore.js';
+import { decodeForMatching } from './display-name.js';
 import { existsNoFollow, outerIgnoreLines } from './outer-ignore.js';
 import { monotonicMs } from '../monotonic-clock.js';
 
@@ -103,6 +104,8 @@ interface Frame {
   chains: IgnoreChains;
   /** The path's bytes, when it is not valid UTF-8. */
   exact?: Buffer;
+  /** The path as ignore rules see it (decodeForMatching), when it is not valid UTF-8. */
+  matchRel?: string;
 }
 
 /** The absolute path of a root-relative path given as bytes. */
@@ -166,7 +169,8 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
     }
     ignoreTexts.forEach((text, kind) => {
       if (text === undefined) return;
-      const file = new IgnoreFile(text, frame.rel);
+      // Rules are matched against paths spelled by decodeForMatching where a name is not UTF-8 (as ripgrep matches bytes).
+      const file = new IgnoreFile(text, frame.matchRel ?? frame.rel);
       if (file.empty) return;
       if (chains === frame.chains) chains = [...chains];
       (chains as (readonly IgnoreFile[])[])[kind] = [...chains[kind]!, file];
@@ -185,18 +189,21 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
       if (entry.isDirectory()) {
         if (name.charCodeAt(0) === DOT) continue;
         const rel = prefix + name;
-        if (respectIgnore && anyRules && ignored(rel, true, chains)) {
+        const exact = exactOf(k, name);
+        const matchRel = exact ? decodeForMatching(exact) : undefined;
+        if (respectIgnore && anyRules && ignored(matchRel ?? rel, true, chains)) {
           onIgnored?.(rel, true);
           continue;
         }
-        stack.push({ rel, chains, exact: exactOf(k, name) });
+        stack.push({ rel, chains, exact, ...(matchRel !== undefined ? { matchRel } : {}) });
       } else if (entry.isFile()) {
         const rel = prefix + name;
-        if (respectIgnore && anyRules && ignored(rel, false, chains)) {
+        const exact = exactOf(k, name);
+        if (respectIgnore && anyRules && ignored(exact ? decodeForMatching(exact) : rel, false, chains)) {
           onIgnored?.(rel, false);
           continue;
         }
-        onFile(rel, exactOf(k, name));
+        onFile(rel, exact);
       }
     }
   }

@@ -29,6 +29,8 @@ beforeAll(() => {
       'short/u8-bom.txt': Buffer.concat([BOM8, Buffer.from('needle first\nsecond needle\n')]),
       'short/u8-bom-invalid.txt': Buffer.concat([BOM8, Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from(' needle\n')]),
       'short/bom-only.txt': BOM8,
+      // ripgrep removes one BOM; a second is text (shown, and `^needle` does not match after it).
+      'short/u8-two-boms.txt': Buffer.concat([BOM8, BOM8, Buffer.from('needle twice marked\n')]),
       'short/u16le.txt': utf16le(TEXT),
       'short/u16be.txt': utf16be(TEXT),
       'long/u16le.txt': utf16le(LONG),

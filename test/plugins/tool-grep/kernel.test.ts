@@ -36,3 +36,11 @@ test('both tools register; consecutive glob and grep calls run as one read-only 
   expect(results[1]!.content).toBe('src/a.ts\nsrc/b.ts');
   expect(results[2]!.content).toBe('src/a.ts:1: export const hello = 1;\nsrc/b.ts:1: hello again');
 });
+
+test('a field grep does not know is an input error naming it, at the kernel’s input check', async () => {
+  const calls = [call('grep', { pattern: 'hello', include: '*.ts' })];
+  const { kernel, model } = await bootKernel([useTools(calls), say('done')], [outputLimits, globPlugin, grepPlugin], { projectRoot: root });
+  await runPrompt(kernel, 'find hello', 'default');
+  const results = (model.requests[1]!.messages.at(-1) as unknown as { results: { content: string; isError: boolean }[] }).results;
+  expect(results[0]).toMatchObject({ isError: true, content: expect.stringMatching(/^Invalid arguments for grep: grep: unknown field "include"/) });
+});
