@@ -17,6 +17,7 @@
  *                      a program of the project's `node_modules/.bin`, and the package a
  *                      package runner (`npx`, `bunx`, `pnpm dlx`…) finds in its `node_modules`
  *   commands           the same for each `` !`command` `` line of a custom command file
+ *   skills             the same for each `` !`command` `` line of a project's SKILL.md
  *
  * and, from each of those, what it loads in turn (trust-code-loads.ts: imports, requires,
  * Python modules, a shell script's files), so a server trusted as it was cannot import a module
@@ -106,6 +107,8 @@ export function shellWords(command: string): string[] {
   return words;
 }
 
+/** `${CLAUDE_SKILL_DIR}` in a SKILL.md's `!` lines: the skill's folder. */
+const SKILL_DIR_VARIABLE = /\$(?:\{CLAUDE_SKILL_DIR\}|CLAUDE_SKILL_DIR\b)/g;
 const PROJECT_DIR_VARIABLE = /\$(?:\{(?:CLAUDE|MEWCODE)_PROJECT_DIR\}|(?:CLAUDE|MEWCODE)_PROJECT_DIR\b)/g;
 
 /** The files inside `root` a word may name: as written, and the value of a `--flag=value`. */
@@ -406,6 +409,10 @@ async function namedFiles(setting: NamingSetting, root: string, into: Found): Pr
   } else if (setting.key === 'commands' && typeof setting.value === 'string') {
     // A custom command file's `!` lines are commands like a hook's.
     commandFiles(shellLineCommands(setting.value).map((command) => ({ command })), root, into);
+  } else if (setting.key === 'skills' && typeof setting.value === 'string') {
+    // So are a project skill's, which name its own scripts through `${CLAUDE_SKILL_DIR}`.
+    const skillDir = path.dirname(setting.file);
+    commandFiles(shellLineCommands(setting.value).map((command) => ({ command: command.replace(SKILL_DIR_VARIABLE, () => skillDir) })), root, into);
   }
   return [...into.all].filter((file) => !before.has(file) && isPathStrictlyWithin(root, file));
 }

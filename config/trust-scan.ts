@@ -14,6 +14,10 @@
  *                                commands need no trust and are not listed)
  *   .claude/settings.json, .claude/settings.local.json   Claude Code's settings: hooks and
  *                                permissions (as in .mewcode/settings.*) and its plugin settings
+ *   .claude/skills/*\/SKILL.md, .agents/skills/*\/SKILL.md, .mewcode/skills/*\/SKILL.md, and
+ *   the SKILL.md files of every other skills root that is the project's (skill-scan.ts)
+ *                                whole files, only those with a `` !`command` `` line or a
+ *                                ```` ```! ```` block, under the key `skills`
  *
  * plus the code those settings name (trust-code.ts), each file under the key `code` with the
  * sha256 of its content as its value.
@@ -29,11 +33,12 @@
 import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { COMMAND_DIRECTORIES, MAX_COMMAND_FILE_BYTES, commandAllowedTools, commandMarkdownFiles, commandNameParts, hasShellLines, shellLineCommands } from './command-files.js';
-import { LOCAL_SEARCH_PLACES, PROJECT_SEARCH_PLACES } from './layers.js';
+import { LOCAL_SEARCH_PLACES, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './layers.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
 import { readProjectTextFile } from './project-file.js';
 import { SETTINGS_FILE_NAMES } from './settings-files.js';
+import { extraRootsOf, skillsThatRunCode } from './skill-scan.js';
 import { codeFilesOf, describeCodeFile } from './trust-code.js';
 import { openCodeCache } from './trust-code-stamps.js';
 import { CLAUDE_SETTINGS_TRUST_PATHS, CONFIG_TRUST_PATHS, SETTINGS_TRUST_PATHS, type TrustPath, findTrustSettings } from './trust-keys.js';
@@ -151,6 +156,7 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
   const rootIsHome = root === path.resolve(homeDir) || realOrResolved(root) === realOrResolved(homeDir);
   const result: ScanResult = { settings: [], localFiles: new Set(), warnings: [] };
   const display = (file: string) => path.relative(root, file).split(path.sep).join('/');
+  const projectSkillRoots: string[] = [];
 
   for (const candidate of candidates(root, rootIsHome, result.warnings)) {
     const found = readFirst(candidate.files, rootIsHome ? undefined : root);
@@ -164,6 +170,8 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
     }
     const parsed = await parseConfigTextCached(found.file, found.text);
     if (parsed.error !== undefined) continue; // the file contributes nothing anywhere
+    // Skills folders a project's configuration names are the project's, wherever they point.
+    if (candidate.kind === 'config' && !rootIsHome) projectSkillRoots.push(...(extraRootsOf(toPlain(parsed.root)) ?? []));
     const paths: readonly TrustPath[] = candidate.kind === 'config' ? CONFIG_TRUST_PATHS : candidate.kind === 'claude-settings' ? CLAUDE_SETTINGS_TRUST_PATHS : SETTINGS_TRUST_PATHS;
     for (const setting of findTrustSettings(parsed.root, paths)) {
       const value = toPlain(setting.node);
@@ -172,12 +180,23 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
   }
   // In the home directory these are the user's own commands.
   if (!rootIsHome) result.settings.push(...(await commandsThatRunCode(root, display)));
+  // And its skills; the user's configuration may name a skills folder inside the project, which is
+  // the project's too (its files came with the checkout).
+  if (!rootIsHome) result.settings.push(...(await skillsThatRunCode({ root, homeDir, projectRoots: projectSkillRoots, userRoots: await userSkillRoots(homeDir) }, display)));
   const codeNaming = result.settings.length > 0;
   for (const code of await codeFilesOf(result.settings, root, result.warnings, codeNaming ? openCodeCache(homeDir, realOrResolved(root)) : undefined)) {
     const unverifiable = code.digest === undefined;
     result.settings.push({ file: code.file, display: display(code.file), key: CODE_KEY, value: code.digest ?? `unverifiable:${code.size}`, summary: describeCodeFile(code), ...(unverifiable ? { unverifiable } : {}) });
   }
   return result;
+}
+
+/** `skills.extra_roots` of the user's configuration file (`~/.mewcode/config.*`, the first found), when it sets them. */
+async function userSkillRoots(homeDir: string): Promise<string[] | undefined> {
+  const found = readFirst(USER_SEARCH_PLACES.map((place) => path.join(homeDir, '.mewcode', place)), undefined);
+  if (!found) return undefined;
+  const parsed = await parseConfigTextCached(found.file, found.text);
+  return parsed.error === undefined ? extraRootsOf(toPlain(parsed.root)) : undefined;
 }
 
 /**

@@ -103,3 +103,8 @@ export function summarizeCommandFile(name: string, commands: readonly string[], 
   ];
   return cut(`/${name} ${parts.join('; ')}`);
 }
+
+/** A project's skill whose SKILL.md runs something: its name and the commands of its `` !`…` `` lines. */
+export function summarizeSkillFile(name: string, commands: readonly string[]): string {
+  return cut(`skill ${name} runs ${commands.map((command) => `!\`${command}\``).join(', ')}`);
+}

@@ -16,6 +16,8 @@ import { frontmatterReady } from './frontmatter.js';
 import { readSkillFile } from './skill-file.js';
 import type { SkillTurnModels } from './turn-model.js';
 import type { KernelApi } from '../../types/plugin.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
+import { SKILLS_KEY } from '../../config/skill-scan.js';
 import { placeArguments } from '../../config/command-arguments.js';
 import { expandInCommand, expandSessionVariables, replaceSlots, runShellLines, ShellLineError, takeShellLines, withoutSlots } from '../../config/command-shell-lines.js';
 import { forkAgentId, wholeToolEntries, type DenyList } from '../../sdk/tool-denials.js';
@@ -34,6 +36,8 @@ export interface ActivationDeps {
   /** An inline skill's `model:` for the turn it is activated for. */
   models: SkillTurnModels;
   kernel: KernelApi;
+  /** The workspace trust, when the kernel has one: a project's skill's `!` lines need it. */
+  trust(): WorkspaceTrust | undefined;
   /** The permission mode of the agent's latest tool call (load_skill's own): its `!` lines are judged in it. */
   modeOf(session: { sessionId: string; agentId: string }): PermissionMode | undefined;
 }
@@ -58,10 +62,11 @@ export function unknownSkillMessage(name: string, known: readonly Skill[]): stri
   return `Unknown skill "${name}". ${names.length > 0 ? `Available skills: ${shown}.` : 'No skills are installed.'} Use one of these names exactly.`;
 }
 
-/** What filling in a skill's text needs: the session's id and project (placeholders). */
+/** What filling in a skill's text needs: the session's id and project (placeholders), and the workspace trust a project's skill's `!` lines need. */
 export interface RenderPlace {
   sessionId: string;
   projectRoot: string;
+  trust?: WorkspaceTrust | undefined;
 }
 
 /** What running a skill's `!` lines needs (an activation); without it (a resume, a compaction) they are not run again. */
@@ -76,9 +81,9 @@ export interface ShellRun {
  * (config/command-arguments.ts, config/command-shell-lines.ts): the arguments, `${CLAUDE_SKILL_DIR}`
  * (the skill's folder), `${CLAUDE_SESSION_ID}`, `${CLAUDE_PROJECT_DIR}`; and its `` !`…` `` lines
  * run before the body is shown, through the kernel's gate as a command file's do (never asking;
- * one not allowed outright, or failing, stops the activation). A project's skill never runs them:
- * the trust a project's command file needs is given to the exact text of files the trust scan
- * lists, and it does not list skills.
+ * one not allowed outright, or failing, stops the activation). A project's skill runs them only
+ * when workspace trust approves the exact text read here (the trust scan lists each project
+ * SKILL.md with such lines under `skills`, config/skill-scan.ts), as a project's command file's.
  */
 export async function readRendered(skill: Skill, args: string, place: RenderPlace, run?: ShellRun): Promise<{ ok: true; text: string; shellLines?: number } | { ok: false; message: string }> {
   const read = await readSkillFile(skill.file, skill.root);
@@ -102,10 +107,12 @@ export async function readRendered(skill: Skill, args: string, place: RenderPlac
   }
   const rendered = renderBody(skill, expandSessionVariables(taken.body, variables), typed, commands.some((command) => command.placed));
   if (commands.length === 0) return { ok: true, text: rendered };
-  if (skill.root.scope === 'project') {
+  // Text from a repository is harmless; running its commands is what trust is for. Asked even
+  // when they are not run now (a resume): a body that once ran them is shown only as trusted.
+  if (skill.root.scope === 'project' && place.trust?.approves(skill.file, SKILLS_KEY, text) !== true) {
     return {
       ok: false,
-      message: `${label} has !\`…\` lines, which a project's skill never runs (trusted or not: workspace trust approves a project's command files, not its skills); put the commands in a command file (.claude/commands) or make it your own skill (~/.claude/skills).`,
+      message: `${label} runs shell commands (!\`…\` lines or \`\`\`! blocks), which need this project trusted with the file as it is now (the trust notice lists it): trust the workspace (mewcode --trust-project, or answer the trust question of an interactive session) to use it.`,
     };
   }
   if (!run) return { ok: true, shellLines: commands.length, text: replaceSlots(rendered, (index) => `(the output of !\`${commands[index]?.text ?? ''}\` is not shown again: it ran when the skill was activated)`) };
@@ -133,7 +140,7 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
   const catalog = deps.store.current;
   const skill = catalog.get(name);
   if (!skill) return { kind: 'error', message: unknownSkillMessage(name, catalog.skills) };
-  const place = { sessionId: session.sessionId, projectRoot: deps.kernel.projectRoot };
+  const place = { sessionId: session.sessionId, projectRoot: deps.kernel.projectRoot, trust: deps.trust() };
   const rendered = await readRendered(skill, args, place, { kernel: deps.kernel, session, mode: mode ?? deps.modeOf(session) ?? 'default' });
   if (!rendered.ok) return { kind: 'error', message: rendered.message };
   if (skill.mode === 'inline') {

@@ -4,14 +4,16 @@
  * and the store swaps it in one assignment (catalog-store.ts), so no reader ever sees half a scan
  * (the seed wrote bodies into shared objects without a lock).
  */
-import { lstat, opendir, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { MAX_SKILL_FILE_BYTES, parseSkill, type Skill, type SkillRoot } from './skill.js';
+import { parseSkill, type Skill, type SkillRoot } from './skill.js';
+import { listRoot, MAX_ROOT_ENTRIES, MAX_SKILL_FILE_BYTES, SKILL_FILE } from '../../config/skill-files.js';
 import { findScripts } from './scripts.js';
 import { readSkillFile } from './skill-file.js';
 import { frontmatterReady } from './frontmatter.js';
 
-export const SKILL_FILE = 'SKILL.md';
+// The roots' listing, the file name and its size limit are shared with the trust scan (config/skill-files.ts).
+export { MAX_ROOT_ENTRIES };
 
 /** A folder that was not loaded, or a loaded skill's warning: always naming the file. */
 export interface SkillProblem {
@@ -78,27 +80,6 @@ async function loadFolder(root: SkillRoot, dirName: string, options: CatalogOpti
     }
   }
   return { skill, problems: skill.warnings.map((message) => ({ file, name: skill.name, message, skipped: false })) };
-}
-
-/**
- * How many directory entries of one root are read at most (hidden ones included): a repository
- * with 100 000 folders under `.claude/skills` costs a bounded scan, not a hang at every start.
- */
-export const MAX_ROOT_ENTRIES = 1000;
-
-/** The root's visible entries, sorted — at most MAX_ROOT_ENTRIES read, the directory streamed (never listed whole). */
-async function listRoot(dir: string): Promise<{ names: string[]; truncated: boolean }> {
-  const names: string[] = [];
-  let read = 0;
-  let truncated = false;
-  for await (const entry of await opendir(dir)) {
-    if (++read > MAX_ROOT_ENTRIES) {
-      truncated = true;
-      break; // leaving the loop closes the directory
-    }
-    if (!entry.name.startsWith('.')) names.push(entry.name);
-  }
-  return { names: names.sort(), truncated };
 }
 
 async function scanRoot(root: SkillRoot, options: CatalogOptions): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {

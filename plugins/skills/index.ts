@@ -139,7 +139,7 @@ export default definePlugin({
       for (const entry of entries) {
         const skill = runtime.store.current.get(entry.name);
         // A body whose `!` lines ran keeps what they printed (they are not run again here).
-        const rendered = skill ? await readRendered(skill, entry.args, { sessionId: context.sessionId, projectRoot: kernel.projectRoot }) : undefined;
+        const rendered = skill ? await readRendered(skill, entry.args, { sessionId: context.sessionId, projectRoot: kernel.projectRoot, trust: runtime.workspaceTrust() }) : undefined;
         fresh.push(rendered?.ok && !rendered.shellLines ? { ...entry, body: rendered.text } : entry);
       }
       runtime.active.replaceAll(context, fresh);

@@ -11,15 +11,10 @@ import { configScopeAt } from '../../config/scope.js';
 import { isPathWithin } from '../../types/path-within.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import type { SkillRoot } from './skill.js';
+import { DEFAULT_EXTRA_ROOTS, PROJECT_SKILLS_DIR, resolveRoot } from '../../config/skill-files.js';
 
-export const DEFAULT_EXTRA_ROOTS: readonly string[] = ['~/.claude/skills', '.claude/skills', '.agents/skills'];
-
-/** `~/x` is in the home directory; a relative root is inside the project. */
-export function resolveRoot(root: string, homeDir: string, projectRoot: string): string {
-  if (root === '~') return homeDir;
-  if (root.startsWith('~/')) return path.join(homeDir, root.slice(2));
-  return path.resolve(projectRoot, root);
-}
+// Shared with the trust scan (config/skill-files.ts), which lists the project's skills that run something.
+export { DEFAULT_EXTRA_ROOTS };
 
 /** The real path, or the path as given when it does not exist (yet). */
 function real(dir: string): string {
@@ -40,7 +35,7 @@ export function skillRoots(homeDir: string, projectRoot: string, extraRoots: rea
   const dirs = [
     { dir: userRoot, byProject: false },
     ...extraRoots.map((root, index) => ({ dir: resolveRoot(root, homeDir, projectRoot), byProject: writtenByProject(index) })),
-    { dir: path.join(projectRoot, '.mewcode', 'skills'), byProject: false },
+    { dir: path.join(projectRoot, PROJECT_SKILLS_DIR), byProject: false },
   ];
   const roots: SkillRoot[] = [];
   for (const { dir, byProject } of dirs) {

@@ -74,6 +74,7 @@ export class SkillsRuntime {
       forkDenies: new Map(),
       models: new SkillTurnModels(kernel),
       kernel,
+      trust: () => this.workspaceTrust(),
       modeOf: (session) => this.#modes.get(`${session.sessionId}\u0000${session.agentId}`),
     };
   }
@@ -142,7 +143,7 @@ export class SkillsRuntime {
     const missing: string[] = [];
     for (const saved of loadActiveSkills(this.kernel.projectRoot, session.sessionId)) {
       const skill = this.store.current.get(saved.name);
-      const rendered = skill && skill.mode === 'inline' ? await readRendered(skill, saved.args, { sessionId: session.sessionId, projectRoot: this.kernel.projectRoot }) : undefined;
+      const rendered = skill && skill.mode === 'inline' ? await readRendered(skill, saved.args, { sessionId: session.sessionId, projectRoot: this.kernel.projectRoot, trust: this.workspaceTrust() }) : undefined;
       if (!skill || !rendered?.ok) {
         missing.push(saved.name);
         continue;
@@ -207,8 +208,13 @@ export class SkillsRuntime {
   }
 
   projectTrusted(): boolean {
+    return this.workspaceTrust()?.isTrusted() ?? false;
+  }
+
+  /** The kernel's workspace trust (TOKENS.WorkspaceTrust), when bound: without it nothing of the project's is trusted. */
+  workspaceTrust(): WorkspaceTrust | undefined {
     const container = this.kernel.container;
-    return container.isBound(TOKENS.WorkspaceTrust) ? container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust).isTrusted() : false;
+    return container.isBound(TOKENS.WorkspaceTrust) ? container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
   }
 
   /** One command per skill, rebuilt when the catalog changes; a built-in command keeps its name. */

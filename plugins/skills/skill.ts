@@ -62,8 +62,8 @@ export const SKILL_NAME = /^[a-z0-9][a-z0-9_:-]*$/;
 export const MAX_NAME_LENGTH = 64;
 /** Longer descriptions are cut in the catalog (the Agent Skills format's limit). */
 export const MAX_DESCRIPTION_LENGTH = 1024;
-/** A SKILL.md larger than this is not a skill (it would not fit a prompt either). */
-export const MAX_SKILL_FILE_BYTES = 256 * 1024;
+/** A SKILL.md larger than this is not a skill (it would not fit a prompt either); shared with the trust scan. */
+export { MAX_SKILL_FILE_BYTES } from '../../config/skill-files.js';
 
 const KNOWN_KEYS = new Set(['name', 'description', 'allowed_tools', 'allowed-tools', 'mode', 'fork_context', 'model', 'argument-hint', 'argument_hint', 'disable-model-invocation', 'user-invocable', 'agent']);
 /** Keys of a SKILL.md this reader knows (used, or read and said to be unused): any other is a warning naming the nearest. */

@@ -88,15 +88,3 @@ test.concurrent('a SKILL.md fills in $ARGUMENTS[N], $N, ${CLAUDE_SKILL_DIR} and 
     expect(lastUserTexts(s.requests[0]!.body).join('\n')).toContain('doc.pdf out.txt');
   });
 });
-
-test.concurrent("a project's skill never runs its !`…` lines (an untrusted project's command file does not either; trust approves command files, not skills)", async () => {
-  await scenario([{ text: 'done' }], async (s) => {
-    write(join(s.home, '.mewcode/settings.yaml'), 'sandbox: false\n');
-    write(join(s.cwd, '.claude/skills/explain/SKILL.md'), '---\nname: explain\ndescription: Explain code\n---\nChanges:\n!`touch ran-marker`\n');
-    const r = await s.run(['-p', '/explain', '--permission-mode', 'bypassPermissions']);
-    expect(r.code).not.toBe(0);
-    expect(r.stdout + r.stderr).toMatch(/trust/);
-    expect(existsSync(join(s.cwd, 'ran-marker'))).toBe(false);
-    expect(s.requests).toHaveLength(0);
-  });
-});

@@ -10,6 +10,7 @@ import type { ResolvedConfig } from '../../../types/config.js';
 import { definePlugin, type CliOptions, type MewcodePlugin } from '../../../types/plugin.js';
 import type { SubagentRequest, SubagentResult, SubagentRunner } from '../../../types/subagents.js';
 import { TOKENS } from '../../../types/tokens.js';
+import type { WorkspaceTrust } from '../../../types/trust.js';
 import { memoryEnv, memoryModel, type MemoryModel, type Step } from '../../support/memory-provider.js';
 import { temp } from '../../support/temp-dirs.js';
 
@@ -37,7 +38,7 @@ export interface SkillsKernel {
   projectSkills: string;
 }
 
-export async function bootSkills(steps: Step[], options: { plugins?: MewcodePlugin[]; config?: ResolvedConfig; home?: string; project?: string; cli?: CliOptions } = {}): Promise<SkillsKernel> {
+export async function bootSkills(steps: Step[], options: { plugins?: MewcodePlugin[]; config?: ResolvedConfig; home?: string; project?: string; cli?: CliOptions; trust?: WorkspaceTrust } = {}): Promise<SkillsKernel> {
   const home = options.home ?? temp('skills-home-');
   const project = options.project ?? temp('skills-project-');
   const model = memoryModel(steps);
@@ -50,6 +51,7 @@ export async function bootSkills(steps: Step[], options: { plugins?: MewcodePlug
     reporter,
     config: options.config ?? skillsConfig({ watch: false }),
     ...(options.cli ? { cli: options.cli } : {}),
+    ...(options.trust ? { trust: options.trust } : {}),
   });
   return { kernel, model, reporter, runtime: kernel.container.get<SkillsRuntime>(SKILLS_RUNTIME), home, project, projectSkills: path.join(project, '.mewcode', 'skills') };
 }

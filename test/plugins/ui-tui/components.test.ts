@@ -1,4 +1,6 @@
 // The terminal UI's dialogs, input and status line, rendered by ink-testing-library.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import type { ApprovalChoice, ApprovalRequest } from '../../../types/permissions.js';
@@ -6,6 +8,8 @@ import { APPROVAL_CHOICES, ARM_MS, ApprovalDialog, PickerView, TrustDialog } fro
 import { INPUT_ROWS, InputBox, visibleWindow } from '../../../plugins/ui-tui/app/input-box.js';
 import { StatusLine } from '../../../plugins/ui-tui/app/status-line.js';
 import { KEYS, settle, until } from './helpers.js';
+import { createWorkspaceTrust } from '../../../config/trust.js';
+import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 
 /**
  * The arming delay the typed-ahead tests use: the dialogs' own (ARM_MS) is a few hundred ms, and a
@@ -137,6 +141,17 @@ describe('trust dialog', () => {
     other.stdin.write(KEYS.escape);
     await until(() => answers.length === 2);
     expect(answers).toEqual([true, false]);
+  });
+
+  test("the interactive trust question lists a project skill whose ! lines would run (the trust scan's own entry)", async () => {
+    const project = temp('trust-dialog-skill-');
+    const dir = path.join(project, '.claude', 'skills', 'explain');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: explain\ndescription: Explain\n---\nChanges: !`git status --short`\n');
+    const trust = await createWorkspaceTrust({ projectRoot: project, homeDir: temp('trust-dialog-home-'), env: {} });
+    const view = render(createElement(TrustDialog, { pending: trust.pending(), onAnswer: () => undefined, armMs: 0 }));
+    expect(view.lastFrame()).toContain('.claude/skills/explain/SKILL.md: skills skill explain runs !`git status --short`');
+    removeTempDirs();
   });
 
   test('a 1 or Enter typed before it opens does not trust the project', async () => {
