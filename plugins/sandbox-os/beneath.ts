@@ -38,9 +38,10 @@ export async function mkdirBeneath(target: string, roots: readonly string[], mod
 /**
  * Removes the directory if it is still empty; anything else (not empty, gone, a link on the way)
  * is left as it is. Asynchronous, so the removals of one call's mount points overlap: an rmdir
- * frees the directory's block, which on a filesystem mounted with `discard` waits on the disk
- * (≈ 3 ms each here, ≈ 100 ms for a call's ≈ 36 mount points one after another, ≈ 5 ms together),
- * and a synchronous one would also hold the event loop (a model's stream) meanwhile.
+ * frees the directory's block, which on a filesystem mounted with `discard` waits on the disk.
+ * On a quiet machine a call's ≈ 36 removals take 2–4 ms either way; with other processes writing
+ * (a build, a test run) one after another they took 100–200 ms here, side by side 3–17 ms, and a
+ * synchronous one also held the event loop (a model's stream) meanwhile.
  */
 export async function rmdirBeneath(target: string, roots: readonly string[]): Promise<void> {
   try {
