@@ -839,6 +839,19 @@ export class Kernel implements KernelApi {
     return requiredPostToolUse(this.#raw, (plugin) => this.isRequired(plugin), result, context);
   }
 
+  /** The run a plugin's call or question is judged in: the session it acts as, in a mode it may use. */
+  private pluginRun(session: PluginToolCall['session'], mode: PluginToolCall['mode'], madeBy: string | undefined): PluginCallDeps['run'] {
+    return {
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      ...(session.parentAgentId ? { parentAgentId: session.parentAgentId } : {}),
+      projectRoot: this.options.projectRoot,
+      homeDir: this.options.homeDir,
+      mode: this.permittedMode(mode),
+      ...(madeBy !== undefined ? { madeBy } : {}),
+    };
+  }
+
   /** A plugin's own call through the whole gate, nobody asked (`kernel/plugin-tool-call.ts`). */
   async callTool(asked: PluginToolCall, madeBy?: string): Promise<PluginToolCallResult> {
     const session = asked.session;
@@ -850,15 +863,7 @@ export class Kernel implements KernelApi {
       hooks: this.#raw,
       tools: this.tools,
       chain: this.chain,
-      run: {
-        sessionId: session.sessionId,
-        agentId: session.agentId,
-        ...(session.parentAgentId ? { parentAgentId: session.parentAgentId } : {}),
-        projectRoot: this.options.projectRoot,
-        homeDir: this.options.homeDir,
-        mode: this.permittedMode(asked.mode),
-        ...(madeBy !== undefined ? { madeBy } : {}),
-      },
+      run: this.pluginRun(session, asked.mode, madeBy),
       defaultTimeoutMs: this.options.defaultToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     };
     const { ran, result } = await callToolForPlugin(call, session, asked.signal ?? new AbortController().signal, deps, asked.perform);
@@ -875,15 +880,7 @@ export class Kernel implements KernelApi {
         hooks: this.#raw,
         tools: this.tools,
         chain: this.chain,
-        run: {
-          sessionId: session.sessionId,
-          agentId: session.agentId,
-          ...(session.parentAgentId ? { parentAgentId: session.parentAgentId } : {}),
-          projectRoot: this.options.projectRoot,
-          homeDir: this.options.homeDir,
-          mode: this.permittedMode(ask.mode),
-          ...(madeBy !== undefined ? { madeBy } : {}),
-        },
+        run: this.pluginRun(session, ask.mode, madeBy),
         approve: (request) => this.output.approve(request),
         ...(ask.signal ? { signal: ask.signal } : {}),
       },

@@ -12,7 +12,7 @@ import path from 'node:path';
 
 const EROFS = 'Read-only file system';
 /** Characters that end a path in an error line: whitespace, quotes, a colon after the name. */
-const PATH_END = /[\s'"‘’`:,)]/;
+const PATH_END = /[\s'"\u2018\u2019`:,)]/;
 
 export function readOnlyNote(output: string, readOnlyPaths: readonly string[] | undefined, cwd: string, projectRoot: string): string | undefined {
   if (readOnlyPaths === undefined || !output.includes(EROFS)) return undefined;
