@@ -883,6 +883,7 @@ export class Kernel implements KernelApi {
         run: this.pluginRun(session, ask.mode, madeBy),
         approve: (request) => this.output.approve(request),
         ...(ask.signal ? { signal: ask.signal } : {}),
+        isRequired: (plugin) => this.isRequired(plugin),
       },
     );
   }

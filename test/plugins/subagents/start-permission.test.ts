@@ -20,6 +20,7 @@ import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../../../
 import type { SubagentRunner } from '../../../types/subagents.js';
 import { TOKENS } from '../../../types/tokens.js';
 import type { Tool } from '../../../types/tools.js';
+import type { MewcodePlugin } from '../../../types/plugin.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
 import { call, say, useTools, type Step } from '../../support/memory-provider.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
@@ -40,6 +41,7 @@ interface Setup {
   managed?: string;
   userSettings?: string;
   hooks?: string;
+  extra?: MewcodePlugin[];
 }
 
 async function boot(steps: Step[], setup: Setup, approve?: (request: ApprovalRequest) => Promise<ApprovalOutcome | undefined>) {
@@ -68,6 +70,7 @@ async function boot(steps: Step[], setup: Setup, approve?: (request: ApprovalReq
     customCommands,
     createHooksPlugin({ env: { PATH: process.env.PATH } }),
     createSubagentsPlugin(),
+    ...(setup.extra ?? []),
   ];
   const booted = await bootKernel(steps, plugins, { projectRoot: root, homeDir: home, config: skillsConfig({ watch: false }), ...(managed ? { managed } : {}) });
   if (approve) booted.kernel.output.attach({ ...reporterOutput(booted.reporter), approve });
@@ -157,5 +160,34 @@ describe('an ask on a sub-agent type, and ordinary use', () => {
       for (const name of ['fk', 'fp', 'fe', 'cf']) expect([name, mode, await command(name, mode)]).toMatchObject([name, mode, { output: SUB_ANSWER }]);
     }
     expect(asked).toEqual([]);
+  });
+});
+
+describe("a required policy plugin's preToolUse tap judges the start; an ordinary plugin's does not", () => {
+  const policy = (name: string, required: boolean, seen: string[]): MewcodePlugin => ({
+    name,
+    ...(required ? { required: true } : {}),
+    apply(kernel) {
+      kernel.hooks.preToolUse.tapPromise(name, async (decision, context) => {
+        seen.push(context.call.name);
+        return context.call.name === 'agent' ? { ...decision, decision: 'deny', reason: `${name} forbids sub-agents` } : decision;
+      });
+    },
+  });
+
+  it('a required plugin denying agent in preToolUse refuses a fork skill, a fork command and a runner start', async () => {
+    const seen: string[] = [];
+    const { command, runner, kernel, model } = await boot([say(SUB_ANSWER)], { extra: [policy('org-policy', true, seen)] });
+    for (const name of ['fk', 'cf']) expect((await command(name)).output).toMatch(/^The sub-agent "general" was not started: .*org-policy forbids sub-agents/);
+    expect((await runner.run({ parent: kernel.session, prompt: 'p', role: 'explore' })).text).toContain('org-policy forbids sub-agents');
+    expect(seen).toEqual(['agent', 'agent', 'agent']);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it("an ordinary plugin's preToolUse tap is not asked about a start (a user's hook starting a sub-agent is not asked about its own start)", async () => {
+    const seen: string[] = [];
+    const { command } = await boot([say(SUB_ANSWER)], { extra: [policy('ordinary', false, seen)] });
+    expect(await command('fk')).toMatchObject({ output: SUB_ANSWER });
+    expect(seen).toEqual([]);
   });
 });
