@@ -93,15 +93,8 @@ export interface KernelApi {
   requiredPostToolUse?(result: ToolResult, context: PostToolUseContext): Promise<ToolResult>;
 }
 
-export interface PluginPermissionAsk {
-  toolName: string;
-  input: Record<string, unknown>;
-  /** Names the decision in `permissionDecided` (e.g. `subagent-start-1`). */
-  callId: string;
-  session: AgentSession;
-  mode: PermissionMode;
-  signal?: AbortSignal;
-}
+/** A call's question without the call (`callId` names the decision, e.g. `subagent-start-1`). */
+export type PluginPermissionAsk = Omit<PluginToolCall, 'perform'>;
 
 export type PluginPermissionAnswer = { allowed: true } | { allowed: false; reason: string };
 
