@@ -14,6 +14,7 @@ import { bootKernel, OpenRunError, startRun, type BootedKernel } from './open-ru
 import { closeGoneTerminalsAtExit } from './gone-terminal.js';
 import { startFailedResult } from '../sdk/stream-json/result-message.js';
 import { messageLines } from '../types/notice-line.js';
+import { pluginDebugEnabled } from '../kernel/plugin-debug.js';
 
 /**
  * Run MewCode with a command line (`argv` without node and the script) or parsed options, and
@@ -22,6 +23,7 @@ import { messageLines } from '../types/notice-line.js';
 export async function main(argv: readonly string[] | CliOptions, plugins: readonly MewcodePlugin[] = defaultPlugins): Promise<number> {
   closeGoneTerminalsAtExit();
   if (!isArgv(argv)) return guarded(argv, plugins);
+  debugWithoutSourceMaps(argv);
   const subject = `mewcode ${argv[0] ?? ''}`.trim();
   const fromPlugin = await guardedCommand(subject, () => runPluginSubcommand(argv, plugins));
   if (fromPlugin !== undefined) return fromPlugin;
@@ -37,6 +39,17 @@ async function guarded(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   } finally {
     ended();
   }
+}
+
+/**
+ * bin/mewcode.js turns source maps on before the bundle loads when stacks will be shown; a custom
+ * build's own launcher may not have, and Node maps only code loaded after that. Said, so its author
+ * knows why a stack names dist/ files, and turned on for what loads from here on.
+ */
+function debugWithoutSourceMaps(argv: readonly string[]): void {
+  if (!pluginDebugEnabled(process.env, argv.includes('--debug')) || (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled !== false) return;
+  process.setSourceMapsEnabled(true);
+  terminal.err('mewcode: warning: --debug: source maps were off when MewCode loaded, so stacks may name dist/ files instead of .ts files; start this program with node --enable-source-maps\n');
 }
 
 function isArgv(value: readonly string[] | CliOptions): value is readonly string[] {
@@ -111,8 +124,9 @@ function pickUi(kernel: Kernel, options: CliOptions): UserInterface | undefined 
   return kernel.container.getAll<UserInterface>(TOKENS.UserInterface).find((u) => u.handles(options, process.stdin.isTTY === true));
 }
 
-function printBootTimings(kernel: Kernel, ms: { trust: number; config: number; kernel: number }): void {
-  const lines = kernel.timings.map((t) => `  ${t.name.padEnd(24)} bind ${t.bindMs.toFixed(2).padStart(7)} ms   apply ${t.applyMs.toFixed(2).padStart(7)} ms`);
-  const phases = `trust ${ms.trust.toFixed(1)} ms, config ${ms.config.toFixed(1)} ms, kernel ${ms.kernel.toFixed(1)} ms`;
+function printBootTimings(kernel: Kernel, phase: { trust: number; config: number; kernel: number }): void {
+  const ms = (value: number): string => `${value.toFixed(2).padStart(7)} ms`;
+  const lines = kernel.timings.map((t) => `  ${t.name.padEnd(24)} bind ${ms(t.bindMs)}   apply ${ms(t.applyMs)}${t.loadMs === undefined ? '' : `   import ${ms(t.loadMs)}`}`);
+  const phases = `trust ${phase.trust.toFixed(1)} ms, config ${phase.config.toFixed(1)} ms, kernel ${phase.kernel.toFixed(1)} ms`;
   terminal.err(`mewcode: boot timings (process uptime ${(process.uptime() * 1000).toFixed(1)} ms; ${phases})\n${lines.join('\n')}\n`);
 }

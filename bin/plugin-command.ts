@@ -29,6 +29,8 @@ import { terminalSafe } from '../config/terminal-safe.js';
 import { ConfigurationError } from '../kernel/configuration-error.js';
 import { loadExternalPlugins } from '../kernel/external-plugins.js';
 import { loadManaged } from '../kernel/managed-enforcement.js';
+import { resolvePluginSet } from '../kernel/plugin-set.js';
+import type { MewcodePlugin } from '../types/plugin.js';
 import { runningMewcodeRoot } from '../kernel/running-mewcode.js';
 import { hostProgramEnv } from '../types/host-path.js';
 import { isPathStrictlyWithin } from '../types/path-within.js';
@@ -45,6 +47,8 @@ export interface PluginCommandDeps {
   env?: NodeJS.ProcessEnv;
   out(text: string): void;
   err(text: string): void;
+  /** The build's own plugins (a custom build's list; default the built-in set): an added plugin must fit among them. */
+  buildPlugins?: readonly MewcodePlugin[];
 }
 
 const USER_MANIFEST = { name: 'mewcode-user-plugins', private: true, description: 'MewCode plugins installed with `mewcode plugin add`' };
@@ -54,7 +58,7 @@ const PACKED_PACKAGE = /\.(?:tgz|tar\.gz|tar)$/i;
 
 export async function runPluginCommand(
   command: PluginCommand,
-  deps: PluginCommandDeps = { homeDir: os.homedir(), out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) },
+  deps: PluginCommandDeps = defaultDeps(),
 ): Promise<number> {
   try {
     if (command.action === 'list') return await listPlugins(command.cwd, deps);
@@ -145,7 +149,10 @@ async function listPlugins(cwd: string, deps: PluginCommandDeps): Promise<number
     for (const name of await readListNames(file, 'plugins')) {
       const isPath = /^(?:\.{1,2}\/|\/)/.test(name);
       const version = isPath ? undefined : installedVersion(dir, name);
-      const where = isPath ? (existsSync(path.resolve(dir, name)) ? 'file' : 'missing file') : version ? `npm ${version}` : 'not installed';
+      // Where a run looks for it: the file, or the package folder npm installed it into.
+      const place = isPath ? path.resolve(dir, name) : path.join(dir, 'node_modules', name);
+      const found = isPath ? (existsSync(place) ? 'file' : 'missing file') : version ? `npm ${version}` : 'not installed';
+      const where = `${found} ${terminalSafe(place)}`;
       rows.push(`${terminalSafe(name)}\t${scope}${scope === 'project' ? ' (loads once the project is trusted)' : ''}\t${where}`);
     }
   }
@@ -157,6 +164,11 @@ async function listPlugins(cwd: string, deps: PluginCommandDeps): Promise<number
   return 0;
 }
 
+/** The terminal and home; `buildPlugins` a custom build's list. */
+export function defaultDeps(buildPlugins?: readonly MewcodePlugin[]): PluginCommandDeps {
+  return { homeDir: os.homedir(), out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t), ...(buildPlugins ? { buildPlugins } : {}) };
+}
+
 function report(added: boolean, name: string, version: string | undefined, file: string, scope: Scope, deps: PluginCommandDeps): number {
   const what = `${terminalSafe(name)}${version ? ` ${version}` : ''}`;
   deps.out(added ? `Added ${what} to plugins: in ${file}.\n` : `${what} is installed; plugins: in ${file} already names it.\n`);
@@ -164,12 +176,22 @@ function report(added: boolean, name: string, version: string | undefined, file:
   return 0;
 }
 
-/** Loads the plugin as a run would; throws with the loader's own words when it cannot. */
+/**
+ * Loads the plugin as a run would and places it among the build's plugins as a run would; throws
+ * with the loader's own words when any of its files cannot load or a run would refuse it (a
+ * built-in plugin's name without `replaces:`), so nothing every run then skips is written down.
+ */
 async function checkLoads(spec: string, from: string[], deps: PluginCommandDeps): Promise<void> {
-  const problems: string[] = [];
-  const loaded = await loadExternalPlugins([{ spec, from }], (_spec, message) => problems.push(message), (message) => problems.push(message));
-  if (loaded.length === 0) throw new Error(problems.join('; ') || `${spec} did not load`);
-  for (const problem of problems) deps.err(messageLines('mewcode: warning: ', terminalSafe(problem)));
+  const failures: string[] = [];
+  const warnings: string[] = [];
+  const loaded = await loadExternalPlugins([{ spec, from }], (_spec, message) => failures.push(message), (message) => warnings.push(message));
+  if (loaded.length === 0 || failures.length > 0) throw new Error(failures.join('; ') || `${spec} did not load`);
+  const build = deps.buildPlugins ?? (await import('../plugins/default-set.js')).defaultPlugins;
+  resolvePluginSet(build, loaded.map(({ plugin }) => plugin), [], (message) => warnings.push(message), new Set(), {
+    refuse: (_plugin, message) => failures.push(message),
+  });
+  if (failures.length > 0) throw new Error(failures.join('; '));
+  for (const warning of warnings) deps.err(messageLines('mewcode: warning: ', terminalSafe(warning)));
 }
 
 function installDir(scope: Scope, cwd: string, homeDir: string): string {

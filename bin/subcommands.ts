@@ -48,8 +48,8 @@ export async function runSubcommand(command: Subcommand, plugins?: readonly Mewc
       return runDoctor(command.options, plugins ? { plugins } : {});
     }
     case 'plugin': {
-      const { runPluginCommand } = await import('./plugin-command.js');
-      return runPluginCommand(command);
+      const { runPluginCommand, defaultDeps } = await import('./plugin-command.js');
+      return runPluginCommand(command, defaultDeps(plugins));
     }
   }
 }

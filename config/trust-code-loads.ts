@@ -171,9 +171,12 @@ export function packageFiles(dir: string, subpath: string): string[] {
     if (typeof manifest.module === 'string') targets.push(manifest.module);
     targetsOf(manifest.bin, targets);
   } else if (exportsMap === undefined) targets.push(subpath);
-  for (const target of targets) files.push(...jsFileCandidates(path.resolve(dir, target)));
+  // A `types` condition's declaration file never runs.
+  for (const target of targets) if (!DECLARATION_FILE.test(target)) files.push(...jsFileCandidates(path.resolve(dir, target)));
   return files;
 }
+
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
 
 /** What `node_modules/<name>` resolves to from `fromDir`, looking up to the project root (a directory for a package, a file for a `.bin/` program). */
 export function inNodeModules(name: string, fromDir: string, root: string, kind: 'directory' | 'file'): string | undefined {

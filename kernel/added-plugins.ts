@@ -52,7 +52,7 @@ export async function loadAddedPlugins(added: AddedPlugins | undefined, place: A
       } catch (error) {
         throw new ConfigurationError(`${added.origin}: plugin ${JSON.stringify(String((entry as { name?: unknown }).name))} cannot be loaded: ${error instanceof Error ? error.message : String(error)}`);
       }
-      objects.push({ plugin: pinned, spec: { spec: added.origin, from: [] } });
+      objects.push({ plugin: pinned, spec: { spec: added.origin, from: [] }, loadMs: 0 });
       continue;
     }
     if (trusted || path.isAbsolute(entry)) specs.push({ spec: entry, from: [place.projectRoot] });

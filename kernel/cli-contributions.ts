@@ -77,7 +77,7 @@ export async function resolveBuildPlugins(input: BuildPluginsInput): Promise<Bui
     specs,
     (spec, message, critical) => {
       const managedBy = managedRequirementOf(policy, spec);
-      if (spec.required) failRequired(message, managedBy === undefined ? byConfig : `It is required by managed settings (${managedBy})`);
+      if (spec.required) failRequired(message, managedBy !== undefined ? `It is required by managed settings (${managedBy})` : spec.requiredAt === undefined ? byConfig : `${byConfig} at ${spec.requiredAt}`);
       else if (critical === true) failRequired(message, 'Its declaration reads as required');
       else input.warn(`${message}; skipped`);
     },

@@ -18,7 +18,9 @@ import { pinPlugin } from './pinned-plugin.js';
 import { PluginDeclarationError } from './plugin-declaration.js';
 import { importsRunningMewcode } from './running-mewcode.js';
 import { confineImports } from './confined-imports.js';
+import { syntaxErrorLocation } from './syntax-error-location.js';
 import { KERNEL_VERSION } from './version.js';
+import { monotonicMs } from '../types/monotonic-clock.js';
 
 export interface PluginSpec {
   spec: string;
@@ -28,6 +30,8 @@ export interface PluginSpec {
   hint?: string;
   /** Configuration marks it required: a failure to load it is fatal (the caller decides how). */
   required?: boolean;
+  /** Where configuration marks it required (`file:line:col`), for messages. */
+  requiredAt?: string;
   /**
    * The organisation's managed plugins: a package name resolves from `<from>/node_modules` alone
    * (not the directories above it, NODE_PATH or the global folders) and its files must really lie
@@ -39,42 +43,48 @@ export interface PluginSpec {
 export interface ExternalPlugin {
   plugin: MewcodePlugin;
   spec: PluginSpec;
+  /** How long importing its file (and what that loads) and running its factory took, for `--debug-boot`. */
+  loadMs: number;
 }
 
 /**
- * `fail(spec, message, critical)` is called for each plugin that cannot be used; it may throw (a
- * required plugin), which rejects the whole load. `critical`: the plugin's own declaration reads
- * as required (`requried: true`, `required: "yes"`), so the caller treats it as required too.
+ * `fail(spec, message, critical, error)` is called for each plugin that cannot be used; it may
+ * throw (a required plugin), which rejects the whole load. `critical`: the plugin's own declaration
+ * reads as required (`requried: true`, `required: "yes"`), so the caller treats it as required too.
+ * `error`: what was thrown, whose stack the caller shows under `--debug`.
  * `warn` says what loads anyway but is worth saying (a field the contract does not have).
  */
 export async function loadExternalPlugins(
   specs: readonly PluginSpec[],
-  fail: (spec: PluginSpec, message: string, critical?: boolean) => void,
+  fail: (spec: PluginSpec, message: string, critical?: boolean, error?: unknown) => void,
   warn: (message: string) => void = () => undefined,
 ): Promise<ExternalPlugin[]> {
   if (specs.length === 0) return [];
   // Only external plugins can use inversify's decorators, which need the Reflect metadata API.
   await import('reflect-metadata');
   const loaded = await Promise.all(specs.map(async (spec) => {
-    const plugins = await loadPackage(spec, (message, critical) => fail(spec, message, critical), (message) => warn(`${message} (${spec.spec})`));
-    return plugins.map((plugin) => ({ plugin, spec }));
+    const plugins = await loadPackage(spec, (message, critical, error) => fail(spec, message, critical, error), (message) => warn(`${message} (${spec.spec})`));
+    return plugins.map(({ plugin, loadMs }) => ({ plugin, spec, loadMs }));
   }));
   return loaded.flat();
 }
 
 /** The plugins of one `plugins:` entry: its entry file's, or each file its package.json's `mewcode.plugins` lists. */
-async function loadPackage(entry: PluginSpec, fail: (message: string, critical?: boolean) => void, warn: (message: string) => void): Promise<MewcodePlugin[]> {
+async function loadPackage(entry: PluginSpec, fail: LoadFailure, warn: (message: string) => void): Promise<Loaded[]> {
   let files: string[];
+  let manifest: string[] | undefined;
   try {
-    files = manifestFiles(entry) ?? [resolveFromAny(entry)];
+    manifest = manifestFiles(entry);
+    files = manifest ?? [resolveFromAny(entry)];
   } catch (error) {
-    fail(`plugin ${entry.spec} could not be loaded: ${errorMessage(error)}`);
+    fail(`plugin ${entry.spec} could not be loaded: ${errorMessage(error)}`, false, error);
     return [];
   }
   // A managed plugin's imports stay in the managed directory too, not only its entry files.
   if (entry.confined === true) for (const base of entry.from) confineImports(base);
-  const plugins = await Promise.all(files.map((file) => loadOne(entry.spec, file, fail, warn)));
-  return plugins.filter((p): p is MewcodePlugin => p !== undefined);
+  // A package of several plugin files: a failure names the file, since the others still load.
+  const plugins = await Promise.all(files.map((file) => loadOne(manifest === undefined ? entry.spec : `${entry.spec} (${file})`, file, fail, warn)));
+  return plugins.filter((p): p is Loaded => p !== undefined);
 }
 
 /** The first base where the package is found decides, as for its entry. */
@@ -86,15 +96,30 @@ function manifestFiles({ spec, from, confined }: PluginSpec): string[] | undefin
   return undefined;
 }
 
-async function loadOne(spec: string, file: string, fail: (message: string, critical?: boolean) => void, warn: (message: string) => void): Promise<MewcodePlugin | undefined> {
-  let plugin: unknown;
+type LoadFailure = (message: string, critical?: boolean, error?: unknown) => void;
+interface Loaded {
+  plugin: MewcodePlugin;
+  loadMs: number;
+}
+
+async function loadOne(spec: string, file: string, fail: LoadFailure, warn: (message: string) => void): Promise<Loaded | undefined> {
+  const started = monotonicMs();
+  let module: { default?: unknown };
   try {
     importsRunningMewcode(file);
-    const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (error) {
+    // Node 20 says where neither for an ES module's syntax error: find it (never running the code).
+    const where = error instanceof SyntaxError ? await syntaxErrorLocation(file) : undefined;
+    fail(`plugin ${spec} could not be loaded: ${errorMessage(error)}${where === undefined ? '' : ` (at ${where})`}`, false, error);
+    return undefined;
+  }
+  let plugin: unknown;
+  try {
     const exported = module.default ?? module;
     plugin = typeof exported === 'function' ? await (exported as (api: typeof pluginApi) => unknown)(pluginApi) : exported;
   } catch (error) {
-    fail(`plugin ${spec} could not be loaded: ${errorMessage(error)}`);
+    fail(`plugin ${spec} could not be loaded: its factory threw: ${errorMessage(error)}`, false, error);
     return undefined;
   }
   if (!isPlugin(plugin)) {
@@ -105,10 +130,12 @@ async function loadOne(spec: string, file: string, fail: (message: string, criti
   try {
     pinned = pinPlugin(plugin, warn);
   } catch (error) {
-    fail(`plugin ${spec} cannot be loaded: ${errorMessage(error)}`, error instanceof PluginDeclarationError && error.critical);
+    fail(`plugin ${spec} cannot be loaded: ${errorMessage(error)}`, error instanceof PluginDeclarationError && error.critical, error);
     return undefined;
   }
-  return checkKernelRange(pinned, spec, fail);
+  const loadMs = monotonicMs() - started;
+  const checked = await checkKernelRange(pinned, spec, fail);
+  return checked === undefined ? undefined : { plugin: checked, loadMs };
 }
 
 /** The plugin, or undefined (said) when it declares a kernel range this kernel is not in. */

@@ -167,6 +167,8 @@ export class Kernel implements KernelApi {
   private readonly lifecycle: PluginLifecycle;
   private readonly resolvedConfig: ResolvedConfig;
   private readonly pluginConfig = new Map<string, unknown>();
+  /** Configured plugins' import times by name (`--debug-boot`). */
+  private readonly loadTimes = new Map<string, number>();
   private readonly essential = new Set<string>();
   /** Safety layers of the build (a configured plugin's own claim does not count). */
   private readonly safety = new Set<string>();
@@ -284,17 +286,20 @@ export class Kernel implements KernelApi {
     const specs = this.pluginSpecs(settings.plugins);
     const external = await loadExternalPlugins(
       specs,
-      (spec, message, critical) => {
-        if (spec.required) throw new ConfigurationError(`${message}. ${this.requiredBecause(spec)}, so MewCode will not run without it.`);
+      (spec, message, critical, error) => {
+        // Under --debug each carries the stack of what was thrown (its author's file and line).
+        const stacked = (text: string): string => this.failures.withStack(text, error);
+        if (spec.required) throw new ConfigurationError(stacked(`${message}. ${this.requiredBecause(spec)}, so MewCode will not run without it.`));
         // Its own declaration reads as required (plugin-declaration.ts): the safe reading stops the run.
-        if (critical === true) throw new ConfigurationError(`${message}. MewCode will not run while a plugin may be required and cannot load.`);
-        this.warn(`${message}; skipped`);
+        if (critical === true) throw new ConfigurationError(stacked(`${message}. MewCode will not run while a plugin may be required and cannot load.`));
+        this.warn(stacked(`${message}; skipped`));
       },
       (message) => this.warn(message),
     );
     // After the configured ones: ranked, demoted and refused as they are (never the build's).
     external.push(...(await loadAddedPlugins(this.options.added, { policy: this.managedPolicy, projectRoot: this.options.projectRoot, trust: this.options.trust, warn: (message) => this.warn(message) })));
     const sources = new Map(external.map(({ plugin, spec }) => [plugin, spec.spec]));
+    for (const { plugin, loadMs } of external) this.loadTimes.set(plugin.name, loadMs);
     for (const { plugin, spec } of external) {
       if (!spec.required) continue;
       const managedBy = this.managedRequirement(spec);
@@ -442,7 +447,8 @@ export class Kernel implements KernelApi {
 
   private requiredBecause(spec: PluginSpec): string {
     const managedBy = this.managedRequirement(spec);
-    return managedBy !== undefined ? requiredByManagedText(managedBy) : REQUIRED_BY_CONFIG;
+    if (managedBy !== undefined) return requiredByManagedText(managedBy);
+    return spec.requiredAt === undefined ? REQUIRED_BY_CONFIG : `${REQUIRED_BY_CONFIG} at ${spec.requiredAt}`;
   }
 
   /** The managed settings in force (empty when no managed file exists). */
@@ -655,7 +661,10 @@ export class Kernel implements KernelApi {
   }
 
   get timings(): PluginTiming[] {
-    return this.lifecycle.timings;
+    return this.lifecycle.timings.map((timing) => {
+      const loadMs = this.loadTimes.get(timing.name);
+      return loadMs === undefined ? timing : { ...timing, loadMs };
+    });
   }
 
   get projectRoot(): string {

@@ -31,6 +31,8 @@ export type Phase = 'load' | 'bindings' | 'tools' | 'commands' | 'apply' | 'star
 
 export interface PluginTiming {
   name: string;
+  /** A configured plugin's import and factory (undefined for the build's own, loaded with MewCode). */
+  loadMs?: number;
   bindMs: number;
   applyMs: number;
 }

@@ -24,7 +24,9 @@ export function pluginSpecsFor(entries: readonly PluginEntry[], place: PluginSpe
   const userDir = path.join(place.homeDir, '.mewcode');
   const projectAllowed = place.trust?.isTrusted() ?? true;
   return entries.map(({ use: spec, required, index }): PluginSpec => {
-    const flag = required ? { required } : {};
+    // Where it is required, for the message when it cannot load (`config.yaml:4:15`).
+    const at = required ? place.config.locate(['plugins', index, 'required']) ?? place.config.locate(['plugins', index]) : undefined;
+    const flag = required ? { required, ...(at === undefined ? {} : { requiredAt: at }) } : {};
     if (configScopeAt(place.config, ['plugins', index]) !== 'user') return { spec, from: [place.projectRoot], ...flag };
     if (projectAllowed) return { spec, from: [userDir, place.projectRoot], ...flag };
     return { spec, from: [userDir], hint: `the project's own node_modules and files are used for a user-level plugin only once the project is trusted (--trust-project)`, ...flag };

@@ -85,6 +85,7 @@ export function useDescriptorPaths(value?: boolean | null): boolean {
 }
 
 const fdPath = (fd: number): string => `/proc/self/fd/${fd}`;
+const DESCRIPTOR_BASE = /^\/proc\/self\/fd\/\d+\/$/;
 
 /** The real path of what descriptor `fd` refers to; ENOENT when it has been deleted since. */
 async function descriptorRealPath(fd: number): Promise<string> {
@@ -245,6 +246,10 @@ async function verifiedDir(handle: FileHandle, expected: string, scope: FileScop
  * after the caller resolved the path: ERACE). Undefined when nothing has that name.
  */
 export async function openEntry(dir: ContainedDir, name: string): Promise<{ handle: FileHandle; stats: Stats } | undefined> {
+  return withRealNames(dir, () => openEntryNamed(dir, name));
+}
+
+async function openEntryNamed(dir: ContainedDir, name: string): Promise<{ handle: FileHandle; stats: Stats } | undefined> {
   await dir.verify();
   let handle: FileHandle;
   try {
@@ -279,6 +284,10 @@ export async function openEntry(dir: ContainedDir, name: string): Promise<{ hand
  * the rename: its other names, which may lie outside the project, keep the old content.
  */
 export async function replaceEntry(dir: ContainedDir, name: string, data: string | Uint8Array, existing: Stats | undefined): Promise<Stats> {
+  return withRealNames(dir, () => replaceEntryNamed(dir, name, data, existing));
+}
+
+async function replaceEntryNamed(dir: ContainedDir, name: string, data: string | Uint8Array, existing: Stats | undefined): Promise<Stats> {
   await dir.verify();
   if (existing) await access(dir.entry(name), constants.W_OK);
   const ownOnly = existing !== undefined && existing.nlink === 1;
@@ -332,6 +341,27 @@ async function writeInPlace(dir: ContainedDir, name: string, data: string | Uint
     return await handle.stat();
   } finally {
     await closeQuietly(handle);
+  }
+}
+
+/**
+ * An operation on `dir`'s entries whose error names the directory's real path: a failing open
+ * through a descriptor path says `open '/proc/self/fd/26/sock'`, which tells the model and the
+ * user nothing about which file it was.
+ */
+async function withRealNames<T>(dir: ContainedDir, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    const base = dir.entry('');
+    // Not `instanceof Error`: Node's fs errors come from another realm under a test runner's VM.
+    if (!DESCRIPTOR_BASE.test(base) || typeof (error as { message?: unknown } | null)?.message !== 'string') throw error;
+    const named = error as NodeJS.ErrnoException & { dest?: unknown };
+    const rename = (text: string): string => text.split(base).join(dir.realPath === '/' ? '/' : `${dir.realPath}/`);
+    named.message = rename(named.message);
+    if (typeof named.path === 'string') named.path = rename(named.path);
+    if (typeof named.dest === 'string') named.dest = rename(named.dest);
+    throw error;
   }
 }
 

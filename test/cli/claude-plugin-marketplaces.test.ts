@@ -56,7 +56,7 @@ test('a folder marketplace: add, list, install, plugin list shows both kinds, di
     expect((await plugin(s, 'add', './mine.mjs', '--project')).code).toBe(0);
     const list = await plugin(s, 'list');
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^\.\/mine\.mjs\tproject \(loads once the project is trusted\)\tfile$/m);
+    expect(list.stdout).toMatch(/^\.\/mine\.mjs\tproject \(loads once the project is trusted\)\tfile \/.*\/mine\.mjs$/m);
     // Each Claude Code plugin with what it contributes, and every part that fails to load, named.
     expect(list.stdout).toMatch(/^fmt@team-tools\tclaude-plugin\tenabled\tversion 2\.1\.0\t1 command$/m);
     writeFileSync(join(copy, '.mcp.json'), '{"mcpServers": {');

@@ -101,7 +101,7 @@ test('a plugin file is named as it is (relative to the project with --project); 
     expect(text).toContain('./tools/mine.mjs');
     expect(text).toContain('other-plugin');
     const list = await runCli(['plugin', 'list'], { cwd: s.cwd, env: s.env });
-    expect(list.stdout).toMatch(/\.\/tools\/mine\.mjs\tproject \(loads once the project is trusted\)\tfile/);
+    expect(list.stdout).toMatch(/\.\/tools\/mine\.mjs\tproject \(loads once the project is trusted\)\tfile \/.*\/tools\/mine\.mjs/);
   });
 });
 

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MAX_PARSED_BYTES, directLoads } from '../../config/trust-code-loads.js';
+import { MAX_PARSED_BYTES, directLoads, packageFiles } from '../../config/trust-code-loads.js';
 import { MAX_CODE_FILE_BYTES, MAX_CODE_FILES, commandCodeChangedSince } from '../../config/trust-code.js';
 import { createWorkspaceTrust } from '../../config/trust.js';
 
@@ -205,4 +205,19 @@ describe('during a session (what stops an MCP server whose code changed)', () =>
     put('plugins/extra.mjs', 'evil()\n');
     expect(commandCodeChangedSince({ command: 'node server.mjs' }, root, since)).toBe('plugins/extra.mjs');
   });
+});
+
+test("a package's files are what runs: its `types` condition's declaration files are not counted as code", () => {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'trust-pkg-')));
+  try {
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'p', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } } }));
+    mkdirSync(path.join(dir, 'dist'));
+    writeFileSync(path.join(dir, 'dist', 'index.js'), 'export default 1;\n');
+    writeFileSync(path.join(dir, 'dist', 'index.d.ts'), 'declare const x: number; export default x;\n');
+    const files = packageFiles(dir, '.').map((file) => path.relative(dir, file));
+    expect(files).toContain(path.join('dist', 'index.js'));
+    expect(files.filter((file) => file.endsWith('.d.ts'))).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -207,3 +207,17 @@ test('a UTF-8 byte-order mark survives an edit', async () => {
   await edit({ file_path: 'bom.txt', old_string: 'hello', new_string: 'bye' });
   expect(await readFile(at('bom.txt'))).toEqual(Buffer.from('\ufeffbye\n'));
 });
+
+test('a failure to open the file names it by its real path, never by the descriptor path it was opened through', async () => {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(at('sock'), resolve));
+  try {
+    const result = await edit({ file_path: 'sock', old_string: 'a', new_string: 'b' });
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain('sock');
+    expect(result.content).not.toMatch(/\/proc\/self\/fd\//);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
