@@ -23,7 +23,14 @@ export function isPermissionVerdict(value: unknown): value is PermissionVerdict 
 }
 
 export function isApprovalOutcome(value: unknown): value is ApprovalOutcome {
-  return isObject(value) && CHOICES.has(value.choice) && typeof value.answeredBy === 'string' && optionalString(value.reason) && (value.input === undefined || isObject(value.input));
+  return (
+    isObject(value) &&
+    CHOICES.has(value.choice) &&
+    typeof value.answeredBy === 'string' &&
+    optionalString(value.reason) &&
+    (value.input === undefined || isObject(value.input)) &&
+    (value.stopRun === undefined || isRunStop(value.stopRun))
+  );
 }
 
 export function isToolUseDecision(value: unknown): value is ToolUseDecision {

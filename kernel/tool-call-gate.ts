@@ -174,6 +174,7 @@ async function decideToolCall(call: ToolCall, deps: GateDeps, noteStop: (stop: R
     const allowed = ALLOW_CHOICES.has(outcome.choice);
     if (allowed && outcome.input !== undefined) return approvedWithOtherInput(outcome.input, outcome, byPlugin !== undefined);
     await decided(permission, verdict, allowed, outcome);
+    if (!allowed && outcome.stopRun) noteStop(outcome.stopRun);
     if (!allowed) return deny(call, `User denied: ${outcome.reason ?? `${call.name} was not approved`}`);
     return runs(permission);
   }

@@ -89,6 +89,11 @@ export interface ApprovalOutcome {
    * deny still stops the call, only a question is taken as answered.
    */
   input?: ToolInput;
+  /**
+   * A deny that also ends the run after this batch of calls (Claude Code's PermissionRequest
+   * `interrupt: true`): `reason` for the user, `by` who asked, as preToolUse's `stopRun`.
+   */
+  stopRun?: { reason: string; by: string };
 }
 
 /**

@@ -97,6 +97,8 @@ export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResu
     if (answer.behavior === 'allow' || answer.behavior === 'deny') result.permission = answer.behavior;
     const message = str(answer.message);
     if (message) result.reason = cap(message);
+    // `interrupt: true` on a deny stops Claude as well: the run ends after this batch of calls.
+    if (answer.behavior === 'deny' && answer.interrupt === true) result.stop = cap(message ?? 'a PermissionRequest hook denied the call and stopped the run');
     if (answer.behavior === 'allow' && typeof answer.updatedInput === 'object' && answer.updatedInput !== null && !Array.isArray(answer.updatedInput)) result.updatedInput = answer.updatedInput as Record<string, unknown>;
     return result;
   }

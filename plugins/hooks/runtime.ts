@@ -195,7 +195,10 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
         permission_suggestions: [],
       }), { toolName: request.toolName, tool: request.tool, input: request.input, projectRoot: request.projectRoot });
       const deny = results.find((entry) => entry.result.permission === 'deny');
-      if (deny) return { choice: 'deny', answeredBy: byHook(deny), reason: deny.result.reason ?? 'denied by a hook' };
+      if (deny) {
+        const stop = deny.result.stop === undefined ? {} : { stopRun: { reason: deny.result.stop, by: byHook(deny) } };
+        return { choice: 'deny', answeredBy: byHook(deny), reason: deny.result.reason ?? 'denied by a hook', ...stop };
+      }
       const allow = results.find((entry) => entry.result.permission === 'allow');
       // An allow with other arguments is no answer (the kernel takes a plugin's allow only for the
       // arguments asked about): the user is asked, never the original call run instead.

@@ -13,7 +13,7 @@ import { createHooksPlugin } from '../../../plugins/hooks/index.js';
 import { definePlugin } from '../../../types/plugin.js';
 import type { Tool } from '../../../types/tools.js';
 import { TOKENS } from '../../../types/tokens.js';
-import { bootKernel, runPrompt } from '../../support/boot.js';
+import { bootKernel, doneEvent, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { removeTempDirs } from '../../support/temp-dirs.js';
 import { settingsSetup, trustedProject } from './rule-setup.js';
@@ -70,3 +70,26 @@ test('no answer, or a matcher for another tool, leaves the question as it was (h
     expect(ran).toEqual([]);
   }
 }, 30_000);
+
+test('deny with interrupt: true refuses the call and ends the run after this batch (no further model request)', async () => {
+  ran.length = 0;
+  const { root, home } = settingsSetup({});
+  const script = path.join(home, 'answer.sh');
+  writeFileSync(script, `cat > /dev/null\necho '${decision({ behavior: 'deny', message: 'frozen for the release', interrupt: true })}'\n`);
+  writeFileSync(path.join(home, '.mewcode', 'settings.yaml'), JSON.stringify({ hooks: { PermissionRequest: [{ matcher: 'deploy', hooks: [{ type: 'command', command: `sh ${script}` }] }] } }));
+  const { kernel, model } = await bootKernel([useTools([call('deploy', { target: 'staging' })]), say('must not be asked')], [tools, createHooksPlugin({ env: { PATH: process.env.PATH } })], await trustedProject(root, home));
+  try {
+    const done = doneEvent(await runPrompt(kernel, 'ship it', 'default'));
+    expect(done).toMatchObject({ reason: 'stopped' });
+    expect(JSON.stringify(done)).toContain('frozen for the release');
+  } finally {
+    await kernel.shutdown();
+  }
+  expect(ran).toEqual([]);
+  expect(model.requests).toHaveLength(1);
+}, 20_000);
+
+test('deny without interrupt lets the model go on', async () => {
+  const { output } = await run(decision({ behavior: 'deny', message: 'not now', interrupt: false }));
+  expect(output).toContain('not now');
+}, 20_000);
