@@ -23,14 +23,19 @@ export function callFailure(result: ToolResult, context: Pick<PostToolUseContext
  */
 export function toolResponse(tool: string, claudeInput: Record<string, unknown>, result: ToolResult, durationMs = 0): Record<string, unknown> {
   const ours = { output: result.content, is_error: false };
-  // The output as the model reads it: stdout and stderr interleaved, so `stderr` stays empty.
-  if (tool === 'bash') return { ...ours, stdout: result.content, stderr: '', interrupted: false, isImage: false };
+  // The command's output without the `exit_code: N` line the model reads first (a hook piping
+  // stdout to a JSON parser must get the command's text), stdout and stderr interleaved as the
+  // tool collects them, so `stderr` stays empty.
+  if (tool === 'bash') return { ...ours, stdout: result.content.replace(EXIT_CODE_LINE, ''), stderr: '', interrupted: false, isImage: false };
   if ((tool === 'write_file' || tool === 'edit_file') && typeof claudeInput.file_path === 'string') return { ...ours, filePath: claudeInput.file_path, success: true };
   if (tool === 'read_file' && typeof claudeInput.file_path === 'string') return { ...ours, type: 'text', file: readFileShape(claudeInput.file_path, result.content) };
   if (tool === 'glob') return { ...ours, ...globFiles(result.content), durationMs: Math.round(durationMs) };
   if (tool === 'grep') return { ...ours, ...grepMatches(typeof claudeInput.output_mode === 'string' ? claudeInput.output_mode : 'content', result.content) };
   return ours;
 }
+
+/** The first line of a bash result (plugins/tool-bash/bash-tool.ts). */
+const EXIT_CODE_LINE = /^exit_code: [^\n]*\n?/;
 
 /** read_file's lines are `%6d<TAB>text`; anything else is one of its notes (`[… more lines follow …]`, `[x is empty …]`). */
 const NUMBERED = /^ *(\d+)\t(.*)$/;

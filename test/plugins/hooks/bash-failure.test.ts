@@ -43,7 +43,9 @@ test('a command that exits non-zero runs PostToolUseFailure with error and is_in
     PostToolUseFailure: [{ matcher: 'Bash', hooks: [recorder(failure)] }],
   }));
   expect(posts).toHaveLength(1);
-  expect(posts[0]).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'echo built' }, tool_response: { stdout: expect.stringContaining('built'), stderr: '', interrupted: false, isImage: false, is_error: false } });
+  expect(posts[0]).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'echo built' }, tool_response: { stdout: 'built', stderr: '', interrupted: false, isImage: false, is_error: false } });
+  // The model's text keeps the exit status first; the hook's stdout is the command's own output.
+  expect(posts[0]!.tool_response.output).toMatch(/^exit_code: 0\nbuilt/);
   expect(failures).toHaveLength(2);
   expect(failures[0]).toMatchObject({ hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'echo "3 tests failed" >&2; exit 3' }, is_interrupt: false });
   expect(failures[0]!.error).toMatch(/^Exit code 3\n/);
