@@ -43,7 +43,12 @@ export function asBashReadsIt(source: string, root: SyntaxNode): string | undefi
   for (let i = 0; i < source.length; i++) {
     const ch = source[i]!;
     if ((ch === '\r' || ch === '\v' || ch === '\f') && !insideText(i, index)) {
-      edits.push({ start: i, end: i + 1, text: `$'\\${ch === '\r' ? 'r' : ch === '\v' ? 'v' : 'f'}'` });
+      // `\<CR>` (a CRLF line ending after a backslash) is an escaped carriage return to bash, not a
+      // line continuation as the grammar reads it: the backslash goes with it.
+      let backslashes = 0;
+      for (let k = i - 1; k >= 0 && source[k] === '\\'; k--) backslashes++;
+      const start = backslashes % 2 === 1 ? i - 1 : i;
+      edits.push({ start, end: i + 1, text: `$'\\${ch === '\r' ? 'r' : ch === '\v' ? 'v' : 'f'}'` });
     }
   }
   edits.push(...coprocEdits(source, index));
@@ -140,9 +145,10 @@ function coprocEdits(source: string, index: { all: Indexed[] }): { start: number
   for (const entry of index.all) {
     const cmd = entry.node;
     if (cmd.type !== 'command') continue;
-    const name = cmd.children[0];
-    if (name?.type !== 'command_name' || source.slice(name.start, name.end) !== 'coproc') continue;
-    const rest = cmd.children.slice(1).filter((c) => c.named);
+    const at = cmd.children.findIndex((c) => c.type === 'command_name');
+    const name = cmd.children[at];
+    if (name === undefined || source.slice(name.start, name.end) !== 'coproc') continue;
+    const rest = cmd.children.slice(at + 1).filter((c) => c.named);
     const opener = (node: SyntaxNode | undefined): boolean =>
       node !== undefined && (node.type === 'subshell' || node.type === 'compound_statement' || (node.start >= 0 && COMPOUND_OPENERS.has(source.slice(node.start, node.end))));
     let body: SyntaxNode | undefined;

@@ -69,6 +69,10 @@ describe('only space, tab and newline split words', () => {
     expect(segments).not.toContainEqual(expect.arrayContaining(['touch']));
   });
 
+  test('a backslash before CRLF escapes the carriage return: the newline still ends the command', async () => {
+    expect(await argvs('echo \\\r\nrm -rf x')).toEqual([['echo', '\r'], ['rm', '-rf', 'x']]);
+  });
+
   test('a carriage return inside quotes stays as it is', async () => {
     expect(await argvs("echo 'a\rb' \"c\rd\"")).toEqual([['echo', 'a\rb', 'c\rd']]);
   });
@@ -82,6 +86,7 @@ describe('coproc with a compound command', () => {
     ['coproc N while rm v7; do :; done', ['rm', 'v7']],
     ['coproc echo { rm v8; }', ['rm', 'v8']],
     ['coproc rm v9', ['rm', 'v9']],
+    ['x=1 coproc N { rm v10; }', ['rm', 'v10']],
   ])('%j runs %j', async (command, runs) => {
     const parsed = await parseShellCommand(command);
     expect(parsed.segments.map((s) => [...s.argv])).toContainEqual(runs);
