@@ -137,10 +137,15 @@ const checkChmod: Checker = (args, where) => {
   const { options, operands } = splitOptions(args, (o) => o === '--reference');
   const recursive = options.some((o) => shortFlag(o, 'R') || longOption(o, '--recursive'));
   if (!recursive) return undefined;
-  // GNU chmod takes `-w`-style modes among the options; any mode-looking word counts.
-  const modes = [...operands, ...options].filter((word) => /^[0-7]{1,5}$/.test(word) || /^[ugoa]*[-+=]/.test(word));
+  // chmod [OPTION]… MODE FILE…: the first operand is the mode, unless `--reference` gives it or
+  // GNU chmod found a `-w`-style mode among the options (then every operand is a file). The mode
+  // word is never a target (`chmod -R 777 dir/` changes dir/, not ./777).
+  const reference = options.some((o) => o.startsWith('--') && longOption(o, '--reference'));
+  const modeOptions = options.filter((o) => !o.startsWith('--') && /[rwxXst0-7]/.test(o) && /^-[rwxXstugoa0-7,+=]+$/.test(o.replace(/[Rcfv]/g, '')));
+  const modes = reference ? [] : modeOptions.length > 0 ? modeOptions : operands.slice(0, 1);
+  const files = reference || modeOptions.length > 0 ? operands : operands.slice(1);
   const dangerous = modes.find(worldWritableMode);
-  for (const operand of operands) {
+  for (const operand of files) {
     for (const form of operandForms(operand, where)) {
       if (!protectedChmodTarget(form)) continue;
       if (dangerous) return { pattern: `recursive chmod ${dangerous} of ${form === HOME ? 'the home directory' : form}` };

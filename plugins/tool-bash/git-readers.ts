@@ -4,7 +4,8 @@
  * which writes, and `--ext-diff`/`--textconv`, which run programs; `grep` takes `-O<pager>` /
  * `--open-files-in-pager`, which runs one; `cat-file` takes `--filters`/`--textconv`. By default
  * (config and .gitattributes) diff, show, log and blame run textconv/external-diff/gpg programs and
- * status runs core.fsmonitor: those count only when switched off on the command line (REQUIRED). Those and any
+ * status, ls-files, grep, diff and blame run core.fsmonitor: those count only when switched off on
+ * the command line (REQUIRED, READS_WORK_TREE). Those and any
  * option the tables here do not know make the command "may write". The revision and diff options
  * are matched whole (git does not expand abbreviations there); the options of `grep`, `blame`,
  * `shortlog` and `cat-file` go through git's parse-options, which does (`--open` is
@@ -103,6 +104,13 @@ const CAT_FILE = optionTable({
 const ANY_OPTIONS = new Set(['ls-files', 'ls-tree', 'rev-parse']);
 
 /**
+ * Subcommands that read the work tree (status; ls-files, grep, diff and blame of work-tree files):
+ * they run `core.fsmonitor` (a program from the repository's config) and may refresh .git/index.
+ * They count only with `-c core.fsmonitor=false` and `--no-optional-locks` on the command line.
+ */
+const READS_WORK_TREE = new Set(['status', 'ls-files', 'grep', 'diff', 'blame']);
+
+/**
  * What must be written for a porcelain command not to run a program by default: diffs apply the
  * configured `diff.<driver>.textconv` (named by .gitattributes) and `diff.external`, log and show
  * run gpg for `log.showSignature`, blame applies textconv. Without these options the command still
@@ -151,12 +159,11 @@ export function gitReadsOnly(args: readonly string[]): boolean {
   const subcommand = args[i];
   const rest = args.slice(i + 1);
   if (subcommand === undefined) return false;
-  if (ANY_OPTIONS.has(subcommand)) return true;
-  // status (and describe --dirty/--broken) run core.fsmonitor and refresh .git/index unless told not to.
-  if (subcommand === 'status' || subcommand === 'describe') {
-    const touchesIndex = subcommand === 'status' || rest.some((a) => /^--(dirty|broken)(=|$)/.test(a));
-    return !touchesIndex || (noOptionalLocks && fsmonitorOff);
-  }
+  // status, ls-files, grep, diff, blame (and describe --dirty/--broken) run core.fsmonitor and
+  // refresh .git/index unless told not to.
+  if (READS_WORK_TREE.has(subcommand) && !(noOptionalLocks && fsmonitorOff)) return false;
+  if (ANY_OPTIONS.has(subcommand) || subcommand === 'status') return true;
+  if (subcommand === 'describe') return !rest.some((a) => /^--(dirty|broken)(=|$)/.test(a)) || (noOptionalLocks && fsmonitorOff);
   if (rest.includes('--show-signature')) return false;
   const required = REQUIRED.get(subcommand) ?? [];
   const beforeEnd = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;

@@ -35,7 +35,9 @@
  * Callers must treat `parseError` conservatively: the segments are then best-effort.
  */
 import path from 'node:path';
+import { asBashReadsIt } from './bash-reading.js';
 import { embeddedScripts, unescapeBackquoted } from './embedded.js';
+import { evaluatedAssignment, evaluatedByBuiltin, type EvaluatedStrings } from './evaluating-builtins.js';
 import { interpreterCall, shellStringsInCode } from './interpreters.js';
 import { shellParser, type ParseShell } from './parser-process.js';
 import { simpleSyntaxTree } from './simple-syntax.js';
@@ -66,7 +68,10 @@ export interface ParsedCommand {
    * `$(` or a backquote are parsed as scripts too, so what they would run is among the segments.
    * Also set for what the analysis cannot see through: a command substitution inside a parameter
    * expansion, a heredoc body with expansions, nested escaped backquotes, a substitution made
-   * only of redirections (`$( > f)`, `$(< f)`), `eval`, and interpreter program text.
+   * only of redirections (`$( > f)`, `$(< f)`), `eval`, interpreter program text (on the command
+   * line or on stdin, `perl /dev/stdin`), and builtins or settings that evaluate a string as code
+   * (a prompt variable, `mapfile -C`, `compgen -C`, a quoted `declare 'a[…]=1'`, `BASH_FUNC_…`:
+   * evaluating-builtins.ts).
    */
   opaque?: string;
   raw: string;
@@ -90,6 +95,8 @@ export { XARGS_INPUT } from './shell-shapes.js';
 
 /** How deep `sh -c "sh -c '…'"` / `eval` nesting is followed before giving up (parse error). */
 export const MAX_NESTING = 8;
+/** Rewrites of one source as bash reads it (bash-reading.ts) before giving up (parse error). */
+const MAX_REWRITES = 8;
 /** Segments beyond this make the command a parse error (nobody writes that by hand). */
 export const MAX_SEGMENTS = 4096;
 
@@ -152,7 +159,8 @@ async function analyzeWithTrees(command: string, background: boolean): Promise<O
         return tree;
       }
       missing.add(source);
-      return { type: 'program', field: null, named: true, missing: false, start: 0, end: source.length, children: [] };
+      // A stand-in until the parser answers (this round's output is dropped): nothing to rewrite in it.
+      return { type: 'program', field: null, named: true, missing: true, start: 0, end: source.length, children: [] };
     };
     analyzeSource(parse, { source: command, dirs: START }, 0, out);
     if (missing.size === 0) return out;
@@ -258,14 +266,26 @@ interface Stage {
 }
 
 function analyzeSource(parse: (source: string) => SyntaxNode, script: Script, depth: number, out: Output): void {
-  const source = script.source;
   if (depth > MAX_NESTING) {
     out.errors.push(`commands nested more than ${MAX_NESTING} levels deep (sh -c / eval) were not analysed`);
     return;
   }
   let root: SyntaxNode;
+  let source = script.source;
   try {
     root = parse(source);
+    // Where tree-sitter-bash splits words or loses commands bash does not (bash-reading.ts), the
+    // source as bash reads it is analysed instead.
+    for (let round = 0; ; round++) {
+      const rewritten = asBashReadsIt(source, root);
+      if (rewritten === undefined) break;
+      if (round >= MAX_REWRITES) {
+        out.errors.push('line continuations or blanks the analysis could not settle');
+        return;
+      }
+      source = rewritten;
+      root = parse(source);
+    }
   } catch (error) {
     out.errors.push(`the shell parser failed: ${(error as Error).message}`);
     return;
@@ -513,9 +533,10 @@ class Walker {
   }
 
   /** Records builtins that evaluate their arguments as arithmetic or take variable names that may be `a[…]`. */
-  private noteEvaluatingCommand(words: readonly Word[]): void {
+  private noteEvaluatingCommand(words: readonly Word[], segment: ShellSegment | undefined): void {
     const name = commandName(words[0]);
     if (name === undefined) return;
+    this.noteEvaluated(evaluatedByBuiltin(name, words), segment);
     const args = words.slice(1);
     const options = args.filter((w) => w.value.startsWith('-')).map((w) => w.value);
     const hasOption = (letter: string): boolean => options.some((o) => /^-[A-Za-z]+$/.test(o) && o.includes(letter));
@@ -581,7 +602,20 @@ class Walker {
     if (this.dirs === null) segment.dirs = null;
     else if (this.dirs.length !== 1 || this.dirs[0] !== '.') segment.dirs = [...this.dirs];
     this.out.segments.push(segment);
+    if (segment.assignments.length > 0) {
+      // `PS4='$(cmd)'`, `env`'s `BASH_FUNC_f%%=…`: values bash evaluates as code.
+      const evaluated: EvaluatedStrings = { opaque: [], scripts: [] };
+      for (const assignment of segment.assignments) evaluatedAssignment(assignment, evaluated);
+      this.noteEvaluated(evaluated, segment);
+    }
     return segment;
+  }
+
+  /** Records what evaluating-builtins.ts found: opaque reasons, scripts to parse, hidden code. */
+  private noteEvaluated(evaluated: EvaluatedStrings, segment: ShellSegment | undefined): void {
+    for (const reason of evaluated.opaque) this.opaque(reason);
+    for (const script of evaluated.scripts) this.queue(script);
+    if (evaluated.unknown !== undefined) this.hidden(segment, evaluated.unknown);
   }
 
   /** `a && b`: when `a` ends with a `cd`, `b` runs only where that `cd` went. */
@@ -770,7 +804,7 @@ class Walker {
     const redirects = [...ctx.redirects, ...parsed.redirects];
     const segment = this.emit({ argv: words.map((w) => w.value), text: this.text(outer ?? cmd), redirects, assignments, textWithoutRedirects: this.textWithout(outer ?? cmd, redirectNodes) });
     this.recordCall(words, ctx);
-    this.noteEvaluatingCommand(words);
+    this.noteEvaluatingCommand(words, segment);
 
     // Nested commands inside the words: $(…), `…`, <(…), ${x:-$(…)}, heredoc bodies.
     const nested: Context = { redirects: [], fn: ctx.fn };
@@ -804,8 +838,12 @@ class Walker {
       argv.push(child.type === 'variable_assignment' ? this.assignment(child) : wordValue(child, this.source).value);
       if (child.type !== 'variable_assignment') words.push(this.word(child));
     }
-    this.emit({ argv, text: this.text(node), redirects: [...ctx.redirects], assignments: [], textWithoutRedirects: this.text(node) });
-    if (argv[0] === 'unset') this.noteEvaluatingCommand(words);
+    const segment = this.emit({ argv, text: this.text(node), redirects: [...ctx.redirects], assignments: [], textWithoutRedirects: this.text(node) });
+    // Quoted operands (`declare 'a[$(cmd)]=1'`) are words; `NAME=value` operands are assignments.
+    this.noteEvaluatingCommand(words, segment);
+    const evaluated: EvaluatedStrings = { opaque: [], scripts: [] };
+    for (const child of node.children) if (child.type === 'variable_assignment') evaluatedAssignment(this.assignment(child), evaluated);
+    this.noteEvaluated(evaluated, segment);
     if (['declare', 'typeset', 'local'].includes(argv[0] ?? '') && argv.some((a) => /^-[A-Za-z]*[in][A-Za-z]*$/.test(a))) this.opaque(`${argv[0]} -i/-n evaluates its values`);
     const nested: Context = { redirects: [], fn: ctx.fn };
     for (const child of node.children) {
@@ -836,6 +874,8 @@ class Walker {
         this.hidden(item.segment, 'a shell running script files named by xargs input');
       } else if (result.readsStdin) stage = { words: item.words, readsStdin: true, stdinSegment: item.segment };
       const interpreter = interpreterCall(item.words);
+      if (interpreter?.opaque !== undefined) this.opaque(interpreter.opaque);
+      if (interpreter?.unknown !== undefined) this.hidden(item.segment, interpreter.unknown);
       if (interpreter?.code !== undefined) this.interpreterCode(item.segment, interpreter.interpreter, interpreter.code);
       else if (interpreter?.readsStdin) stage = { words: item.words, readsStdin: false, interpreterStdin: { interpreter: interpreter.interpreter, segment: item.segment } };
       for (const inner of result.commands) {
@@ -845,7 +885,7 @@ class Walker {
         const text = this.source.slice(first.start, last.end).trim();
         const innerSegment = this.emit({ argv: inner.words.map((w) => w.value), text, redirects: [...redirects], assignments: merged, textWithoutRedirects: text });
         this.recordCall(inner.words, ctx);
-        this.noteEvaluatingCommand(inner.words);
+        this.noteEvaluatingCommand(inner.words, innerSegment);
         queue.push({ words: inner.words, assignments: merged, segment: innerSegment });
         stage = { words: inner.words, readsStdin: false };
         if (commandName(item.words[0]) === 'xargs') {

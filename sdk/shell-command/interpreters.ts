@@ -10,6 +10,7 @@
  * also parsed as shell commands, so deny rules and the blacklist see `rm -rf ~` in
  * `python3 -c "import os; os.system('rm -rf ~')"`.
  */
+import { isDescriptorPath, isStdinPath } from './descriptor-paths.js';
 import type { Word } from './shell-shapes.js';
 import { commandName } from './wrappers.js';
 
@@ -72,6 +73,30 @@ export interface InterpreterCall {
   code?: string;
   /** No program on the command line and no script file: the program is read from stdin. */
   readsStdin: boolean;
+  /** Why the call is opaque beyond its program text (a program file that is stdin: `perl /dev/stdin`). */
+  opaque?: string;
+  /** The program comes from a descriptor or process substitution nothing shows (`awk -f <(…)`, `node /dev/fd/3`). */
+  unknown?: string;
+}
+
+/**
+ * What a program file operand is: stdin itself (`-`, `/dev/stdin`, `/dev/fd/0`,
+ * `/proc/self/fd/0`: what a heredoc or pipe gives it), another descriptor or a process
+ * substitution (unknown), or a file (judged as the command that names it).
+ */
+function programFile(kind: string, file: Word): InterpreterCall {
+  if (file.literal && isStdinPath(file.value)) return { interpreter: kind, readsStdin: true, opaque: `${kind} reading its program from stdin` };
+  if ((file.literal && isDescriptorPath(file.value)) || (!file.literal && /^[<>]\(/.test(file.value))) {
+    return { interpreter: kind, readsStdin: false, opaque: `${kind} running a program from a descriptor`, unknown: `${kind} running a program from a descriptor or process substitution` };
+  }
+  return { interpreter: kind, readsStdin: false };
+}
+
+/** The stronger of two readings of program files (`awk -f a -f /dev/stdin`). */
+function worse(a: InterpreterCall, b: InterpreterCall): InterpreterCall {
+  if (a.unknown !== undefined) return a;
+  if (b.unknown !== undefined) return b;
+  return a.readsStdin ? a : b;
 }
 
 /** What an interpreter invocation runs; undefined for a command that is not one. */
@@ -86,11 +111,12 @@ export function interpreterCall(words: readonly Word[]): InterpreterCall | undef
     if (sub !== null) return sub;
   }
   const codes: string[] = [];
-  let operand: string | undefined;
+  let operandWord: Word | undefined;
+  let programFiles: InterpreterCall | undefined; // awk -f FILE
   for (let i = 1; i < words.length; i++) {
     const arg = words[i]!.value;
     if (arg === '--') {
-      operand = words[i + 1]?.value;
+      operandWord = words[i + 1];
       break;
     }
     const eq = arg.indexOf('=');
@@ -116,11 +142,20 @@ export function interpreterCall(words: readonly Word[]): InterpreterCall | undef
       if (key === arg && !(kind === 'awk' && arg.length > 2)) i++;
       continue;
     }
-    if (kind === 'awk' && (arg === '-f' || arg.startsWith('--file'))) return { interpreter: kind, readsStdin: false };
+    if (kind === 'awk' && (arg.startsWith('-f') || arg.startsWith('--file'))) {
+      // `-f FILE`, `-fFILE`, `--file FILE`, `--file=FILE`: the program is read from FILE (repeatable).
+      const eq = arg.indexOf('=');
+      const file: Word | undefined =
+        arg === '-f' || arg === '--file' ? words[++i] : arg.startsWith('--file=') ? { ...words[i]!, value: arg.slice(eq + 1) } : arg.startsWith('-f') && !arg.startsWith('--') ? { ...words[i]!, value: arg.slice(2) } : undefined;
+      if (file) programFiles = programFiles ? worse(programFiles, programFile(kind, file)) : programFile(kind, file);
+      continue;
+    }
     if (arg.startsWith('-') && arg !== '-') continue;
-    operand = arg;
+    operandWord = words[i];
     break;
   }
+  const operand = operandWord?.value;
+  if (programFiles) return codes.length > 0 ? { ...programFiles, code: codes.join('\n') } : programFiles;
   if (codes.length > 0) return { interpreter: kind, code: codes.join('\n'), readsStdin: false };
   if (spec.programOperand) {
     // An awk program can run commands only through system(), pipes and getline, and write files
@@ -131,7 +166,7 @@ export function interpreterCall(words: readonly Word[]): InterpreterCall | undef
   if (kind === 'python' && words.some((w) => w.value === '-m' || /^-m./.test(w.value))) return { interpreter: kind, readsStdin: false };
   if (words.slice(1).some((w) => /^(?:-V|-v|--version|-h|--help)$/.test(w.value))) return { interpreter: kind, readsStdin: false };
   if (kind === 'bun' && operand === undefined) return undefined; // bun alone prints its help
-  return { interpreter: kind, readsStdin: operand === undefined || operand === '-' };
+  return operandWord === undefined ? { interpreter: kind, readsStdin: true } : programFile(kind, operandWord);
 }
 
 /**
@@ -149,7 +184,10 @@ function subcommandCall(kind: string, words: readonly Word[], stdinAlone: boolea
     const code = words.slice(at + 1).map((w) => w.value).join(' ');
     return code.trim() === '' ? { interpreter: kind, readsStdin: false } : { interpreter: kind, code, readsStdin: false };
   }
-  if (sub === 'run') return words.slice(at + 1).some((w) => w.value === '-') ? { interpreter: kind, readsStdin: true } : undefined;
+  if (sub === 'run') {
+    const file = words.slice(at + 1).find((w) => !w.value.startsWith('-') || w.value === '-');
+    return file === undefined ? undefined : programFile(kind, file).readsStdin || programFile(kind, file).unknown !== undefined ? programFile(kind, file) : undefined;
+  }
   if (sub === 'repl' || (sub === undefined && stdinAlone && words.length === 1)) return { interpreter: kind, readsStdin: true };
   if (sub === undefined) return null;
   return undefined;

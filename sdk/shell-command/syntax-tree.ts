@@ -62,6 +62,15 @@ export function bashParser(): Promise<TreeSitterParser> {
   return parserPromise;
 }
 
+/**
+ * The deepest tree copied out. A deeper one (`$(` or `{` nested hundreds of times: nobody writes
+ * that) is refused with an error — the analysis then reports that the parser failed — because
+ * every later step that follows the tree's nesting has a stack: the structured clone that carries
+ * the tree from the parser's process (a RangeError there would take MewCode down), and the
+ * analysis's recursive walks. Far above what the analysis follows (index.ts's MAX_TREE_DEPTH).
+ */
+export const MAX_SYNTAX_DEPTH = 1000;
+
 /** Parses `source` and returns a plain copy of the tree (the WebAssembly tree is freed). */
 export function parseToSyntaxTree(parser: TreeSitterParser, source: string): SyntaxNode {
   const tree = parser.parse(source);
@@ -134,6 +143,7 @@ function copyTree(cursor: Cursor, language: Language, hasError: boolean): Syntax
     const node = read(parent.type);
     parent.children.push(node);
     if (node.named && !LEAVES.has(node.type) && cursor.gotoFirstChild()) {
+      if (stack.length >= MAX_SYNTAX_DEPTH) throw new Error(`the command is nested more than ${MAX_SYNTAX_DEPTH} levels deep`);
       stack.push(node);
       continue;
     }

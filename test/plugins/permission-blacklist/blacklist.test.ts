@@ -199,6 +199,10 @@ test.each([
   'chmod 777 ./script.sh',
   'chmod -R 777 ./tmp',
   'chmod -R 755 /tmp/project',
+  // the mode word is no target: `777` is not ./777 (here /usr/777 after the cd)
+  'cd /usr && chmod -R 777 /tmp/project/lnk4/',
+  'cd /etc && chmod -R 0777 /tmp/project/x',
+  'cd /usr && chmod -R --reference=/tmp/ref /tmp/project/x',
   'find . -name "*.o" -delete',
   'ls -l /dev/sda',
   'shred secret.txt',
@@ -240,4 +244,13 @@ describe('unparseable commands are also checked as text', () => {
     expect(checkRawText('ls && rm -rf ~', unknown)).toMatchObject({ segment: 'rm -rf ~' });
     expect(checkRawText('git status', unknown)).toBeUndefined();
   });
+});
+
+test.each([
+  ['chmod -R 777 /etc', 'recursive chmod 777 of /etc'],
+  ['chmod -R 777 -- /usr', 'recursive chmod 777 of /usr'],
+  ['chmod -R -w,o+w /var', 'recursive chmod -w,o+w of /var'],
+  ['cd /usr && chmod -R 777 lib', 'recursive chmod 777 of /usr/lib'],
+])('%j names the file it changes, not the mode word', async (command, pattern) => {
+  expect(await verdict(command)).toMatchObject({ pattern });
 });

@@ -48,6 +48,29 @@ const SPELLINGS = [
   'timeout --sig KILL 5 rm x',
   'eval -- rm x',
   'fd -x rm',
+  // a backslash-newline inside the word: bash joins it
+  'r\\\nm x',
+  'echo x; r\\\nm x',
+  '\\\nrm x',
+  // builtins and settings that evaluate strings
+  "PS4='$(rm x)'; set -x; true",
+  "set -o xtrace; PS4='$(rm x)'; :",
+  "declare 'PS4=$(rm x)'; set -x; :",
+  "mapfile -C 'rm x;:' -c 1 arr <<< line",
+  "readarray -C 'rm x;:' -c 1 arr <<< line",
+  "compgen -C 'rm x' y",
+  "complete -C 'rm x' y",
+  'coproc N { rm x; }',
+  "declare 'a[$(rm x)]=1'",
+  "typeset 'a[$(rm x)]=1'",
+  "declare -a 'a=([$(rm x)]=1)'",
+  "env 'BASH_FUNC_x%%=() { rm x; }' bash -c x",
+  // interpreters reading their program from stdin
+  "perl /dev/stdin <<< 'system(\"rm x\")'",
+  "python3 /dev/stdin <<< 'import os; os.system(\"rm x\")'",
+  "awk -f - <<< 'BEGIN{system(\"rm x\")}' /dev/null",
+  "awk -f <(echo 'BEGIN{}')",
+  "node /dev/fd/0 <<< 'require(\"child_process\").execSync(\"rm x\")'",
 ];
 
 test.each(SPELLINGS)('--disallowedTools "Bash(rm:*)" denies %j in bypassPermissions', async (command) => {
@@ -79,4 +102,35 @@ test('an ask rule asks for a computed verb', async () => {
 test.each(['ls -la', 'echo rm', 'git rm --cached x', 'npm run rm-dist', 'command [ -f x ] && ls'])('Bash(rm:*) does not deny %j', async (command) => {
   const { kernel } = await bootRules(dirs, { cli: { disallowedTools: ['Bash(rm:*)'] } });
   expect(await bash(kernel, command, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+});
+
+test.each(['c\\\nurl -so f file:///etc/hostname', 'cu\\\nrl x'])('Bash(curl:*) denies %j (a backslash-newline inside the word)', async (command) => {
+  const { kernel } = await bootRules(dirs, { cli: { disallowedTools: ['Bash(curl:*)'], allowedTools: ['Bash'] } });
+  expect(await bash(kernel, command, 'bypassPermissions')).toMatchObject({ decision: 'deny' });
+});
+
+test.each(['git pu\\\nsh origin', 'git \\\npush'])('Bash(git push:*) denies %j', async (command) => {
+  const { kernel } = await bootRules(dirs, { cli: { disallowedTools: ['Bash(git push:*)'] } });
+  expect(await bash(kernel, command, 'bypassPermissions')).toMatchObject({ decision: 'deny' });
+});
+
+test('an ask rule asks for a word joined by a backslash-newline', async () => {
+  const { writeSettings } = await import('./helpers.js');
+  writeSettings(dirs, 'local', { ask: ['Bash(git commit:*)'] });
+  const { kernel } = await bootRules(dirs);
+  expect(await bash(kernel, 'git com\\\nmit --allow-empty -qm x', 'bypassPermissions')).toMatchObject({ decision: 'ask' });
+});
+
+test.each(['ls\rtouch P21', 'ls\vtouch P', 'ls\ftouch P'])('Bash(ls:*) does not allow %j (bash runs one word, not ls)', async (command) => {
+  const { writeSettings } = await import('./helpers.js');
+  writeSettings(dirs, 'local', { allow: ['Bash(ls:*)'] });
+  const { kernel } = await bootRules(dirs);
+  expect(await bash(kernel, command)).not.toMatchObject({ decision: 'allow' });
+});
+
+test.each(['npm run test\\\n:evil', 'git diff\\\ntool -y'])('an allow rule for the prefix does not allow %j (the joined word is another command)', async (command) => {
+  const { writeSettings } = await import('./helpers.js');
+  writeSettings(dirs, 'local', { allow: ['Bash(npm run test)', 'Bash(git diff:*)'] });
+  const { kernel } = await bootRules(dirs);
+  expect(await bash(kernel, command)).not.toMatchObject({ decision: 'allow' });
 });

@@ -105,3 +105,25 @@ test.each(["awk '{print $1}' f", "ls -l | awk '{ s += $5 } END { print s }'", 'p
 test.each(["awk '{print > \"out\"}' f", "awk '{ \"date\" | getline d }'", "awk '{print | \"sh\"}'"])('%j is opaque (the awk program can run commands or write files)', async (command) => {
   expect((await parseShellCommand(command)).opaque).toEqual(expect.any(String));
 });
+
+describe('deeply nested commands are a parse error, never a crash', () => {
+  const nested = (open: string, close: string, n: number): string => `${open.repeat(n)}true${close.repeat(n)}`;
+
+  test.each([
+    ['500 nested $(', nested('$(', ')', 500)],
+    ['2000 nested {', nested('{ ', '; }', 2000)],
+    ['20000 nested $(', nested('$(', ')', 20000)],
+    ['998 nested { (one level past the parser\'s cap)', nested('{ ', '; }', 998)],
+  ])('%s: the parser fails', async (_, command) => {
+    expect((await parseShellCommand(command)).parseError).toMatch(/the shell parser failed: the command is nested more than 1000 levels deep/);
+  });
+
+  test('997 nested { (the deepest tree the parser copies out): not analysed past the walk\'s depth', async () => {
+    expect((await parseShellCommand(nested('{ ', '; }', 997))).parseError).toMatch(/nesting deeper than 400 levels was not analysed/);
+  });
+
+  test('a later command is analysed as usual', async () => {
+    await parseShellCommand(nested('$(', ')', 5000));
+    expect(await argvs('echo "$(rm x)"')).toEqual([['echo', '$(rm x)'], ['rm', 'x']]);
+  });
+});

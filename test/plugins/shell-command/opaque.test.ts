@@ -113,3 +113,97 @@ describe('textWithoutRedirects', () => {
     expect(parsed.segments[1]!.redirects).toEqual([{ op: '>', target: 'out.txt' }]);
   });
 });
+
+describe('builtins and shell settings that evaluate a string as code', () => {
+  test.each([
+    ["PS4='$(rm v0)'; set -x; true", ['rm', 'v0']],
+    ["PS4='$(rm v0)'; set -o xtrace; true", ['rm', 'v0']],
+    ["set -x; PS4='`rm v0`' true", ['rm', 'v0']],
+    ["declare 'PS4=$(rm v0)'; set -x; :", ['rm', 'v0']],
+    ["export PS4='$(rm v0)'; bash -xc :", ['rm', 'v0']],
+    ["env PS4='$(rm v0)' bash -xc :", ['rm', 'v0']],
+    ["export PROMPT_COMMAND='rm v0'; bash -i < /dev/null", ['rm', 'v0']],
+    ["PS0='$(rm v0)' bash -i < /dev/null", ['rm', 'v0']],
+    ["mapfile -C 'rm v1;:' -c 1 arr <<< line", ['rm', 'v1']],
+    ["readarray -tC 'rm v1;:' -c 1 arr <<< line", ['rm', 'v1']],
+    ["mapfile -C'rm v1;:' arr <<< line", ['rm', 'v1']],
+    ["compgen -C 'rm v2' x", ['rm', 'v2']],
+    ["complete -C 'rm v2' x", ['rm', 'v2']],
+    ["compgen -W '$(rm v2)' x", ['rm', 'v2']],
+    ["declare 'a[$(rm v0)]=1'", ['rm', 'v0']],
+    ["typeset 'a[$(rm v0)]=1'", ['rm', 'v0']],
+    ["f(){ local 'a[$(rm v0)]=1'; }; f", ['rm', 'v0']],
+    ["builtin declare 'a[$(rm v0)]=1'", ['rm', 'v0']],
+    ["declare -a 'a=([$(rm v8)]=1)'", ['rm', 'v8']],
+    ["declare -a 'a=($(rm v8))'", ['rm', 'v8']],
+    ["env 'BASH_FUNC_x%%=() { rm v3; }' bash -c x", ['rm', 'v3']],
+    ["export 'BASH_FUNC_y%%=() { rm v3; }'; bash -c y", ['rm', 'v3']],
+  ])('%j is opaque and runs %j', async (command, runs) => {
+    const parsed = await parseShellCommand(command);
+    expect(parsed.opaque).toEqual(expect.any(String));
+    expect(parsed.segments.map((s) => [...s.argv])).toContainEqual(runs);
+  });
+
+  test.each([
+    "read PS4 <<< x; set -x; :",
+    "printf -v PS4 x; set -x; :",
+    "bind -x '\"\\C-x\": rm v0'",
+    'enable -f ./x.so x',
+    'compgen -F f x',
+  ])('%j is opaque', async (command) => {
+    expect((await parseShellCommand(command)).opaque).toEqual(expect.any(String));
+  });
+
+  test('enable -f loads code nothing shows', async () => {
+    expect((await parseShellCommand('enable -f ./x.so x')).segments[0]?.unknownCommands).toEqual(expect.any(String));
+  });
+
+  test.each(['set -x; ls', 'mapfile -t lines < f', 'compgen -A file x', 'declare -a a=(1 2)', "declare x='a b'", 'echo PS4'])('%j is not opaque', async (command) => {
+    expect((await parseShellCommand(command)).opaque).toBeUndefined();
+  });
+});
+
+describe('interpreters reading their program from stdin through a file name', () => {
+  test.each([
+    ["awk -f - <<< 'BEGIN{system(\"rm v0\")}' /dev/null", ['rm', 'v0']],
+    ["awk -f /dev/stdin <<< 'BEGIN{system(\"rm v0\")}'", ['rm', 'v0']],
+    ["perl /dev/stdin <<< 'system(\"rm v1\")'", ['rm', 'v1']],
+    ["python3 /dev/stdin <<< 'import os; os.system(\"rm v2\")'", ['rm', 'v2']],
+    ["node /dev/fd/0 <<< 'require(\"child_process\").execSync(\"rm v5\")'", ['rm', 'v5']],
+    ["ruby /proc/self/fd/0 <<< 'system(\"rm v6\")'", ['rm', 'v6']],
+    ["perl -w -- /dev/stdin <<< 'system(\"rm v7\")'", ['rm', 'v7']],
+  ])('%j is opaque and its program is read: runs %j', async (command, runs) => {
+    const parsed = await parseShellCommand(command);
+    expect(parsed.opaque).toEqual(expect.any(String));
+    expect(parsed.segments.map((s) => [...s.argv])).toContainEqual(runs);
+  });
+
+  test.each([
+    "awk -f <(echo 'BEGIN{system(\"rm v8\")}')",
+    'awk -f /dev/fd/3 3< prog',
+    'gawk -f/dev/fd/4',
+    'node /proc/1234/fd/5',
+    'python3 <(curl -s x)',
+    "perl -x <(echo 'system 1')",
+  ])('%j runs a program nothing shows', async (command) => {
+    const parsed = await parseShellCommand(command);
+    expect(parsed.opaque).toEqual(expect.any(String));
+    expect(parsed.segments.find((s) => s.unknownCommands)).toBeDefined();
+  });
+
+  test.each([
+    'gawk --file=/dev/stdin < prog',
+    'perl /dev/stdin < prog',
+    'python3 /proc/self/fd/0 < prog',
+    'cat prog | ruby /dev/stdin',
+    'perl /dev/stdin',
+    'python3 -',
+    "gawk -e 'BEGIN { system(\"x\") }'",
+  ])('%j is opaque', async (command) => {
+    expect((await parseShellCommand(command)).opaque).toEqual(expect.any(String));
+  });
+
+  test.each(["awk -f prog.awk data", 'python3 script.py', "awk '{print $1}' /dev/stdin"])('%j stays a plain command', async (command) => {
+    expect((await parseShellCommand(command)).opaque).toBeUndefined();
+  });
+});
