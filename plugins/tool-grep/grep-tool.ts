@@ -24,6 +24,7 @@ import { ResultCollector, type OutputMode, type SearchRequest } from './results.
 import { searchWithRipgrep } from './rg-engine.js';
 import { checkGrepFields, GREP_DESCRIPTION, GREP_INPUT_SCHEMA, MAX_CONTEXT, MODES } from './grep-definition.js';
 import { typeFilter } from './file-types.js';
+import { hasEscapedBytes } from '../../sdk/search-common/display-name.js';
 
 export { GREP_DESCRIPTION, GREP_INPUT_SCHEMA };
 
@@ -191,7 +192,8 @@ export class GrepTool implements Tool {
       accept = (rel) => matcher(rel.slice(prefix));
     }
     const engine = this.options.engine ?? 'auto';
-    const rgPath = engine === 're2js' ? undefined : (this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
+    // ripgrep takes its start as an argument, which cannot carry bytes that are not UTF-8 (a shown name given back): re2js searches it.
+    const rgPath = engine === 're2js' || hasEscapedBytes(location.relative) ? undefined : (this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
     if (request.type !== undefined && location.kind === 'dir') {
       // Both engines filter by the same globs (ripgrep's list when rg is installed), so their results agree.
       const types = typeFilter(request.type, this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));

@@ -83,7 +83,7 @@ describeWithRipgrep('grep multiline equals rg -U --multiline-dotall', () => {
         expect([pattern, context, shown]).toEqual([pattern, context, expected]);
       }
     }
-  });
+  }, 120_000);
 
   test.each(engines)('%s engine: count and files_with_matches', async (engine) => {
     for (const pattern of PATTERNS) {
@@ -97,7 +97,7 @@ describeWithRipgrep('grep multiline equals rg -U --multiline-dotall', () => {
       expect([pattern, count.content.split('\n')]).toEqual([pattern, counts]);
       expect([pattern, files.content.split('\n')]).toEqual([pattern, counts.map((l) => l.replace(/:\d+$/, ''))]);
     }
-  });
+  }, 120_000);
 
   test('a match spanning lines is shown from its first line, and the engines agree', async () => {
     const viaRipgrep = await grep('ripgrep', { pattern: 'function foo\\(.*?\\{', path: 'src/code.ts' });
