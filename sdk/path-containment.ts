@@ -9,6 +9,7 @@
 import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { isPathWithin } from '../types/path-within.js';
+import { fsPath, pathFromBytes } from './search-common/display-name.js';
 
 export type Containment = { inside: true; resolved: string } | { inside: false; resolved: string };
 
@@ -27,7 +28,7 @@ export function resolveRealSync(target: string, hops = 0): string {
   let stats: Stats | undefined;
   for (;;) {
     try {
-      stats = lstatSync(current, { throwIfNoEntry: false });
+      stats = lstatSync(fsPath(current), { throwIfNoEntry: false }); // escaped bytes as bytes (display-name.ts)
     } catch (error) {
       if (errorCode(error) !== 'ENOTDIR') throw error;
     }
@@ -39,7 +40,7 @@ export function resolveRealSync(target: string, hops = 0): string {
   }
   let real: string | undefined;
   try {
-    real = realpathSync.native(current);
+    real = pathFromBytes(realpathSync.native(fsPath(current), { encoding: 'buffer' }));
   } catch (error) {
     if (!isMissing(error)) throw error;
     // Removed or renamed between the lstat and the realpath (the tree is changing): start over.
@@ -51,7 +52,7 @@ export function resolveRealSync(target: string, hops = 0): string {
   if (real !== undefined) return rest.length === 0 ? real : path.join(real, ...rest);
   // A dangling link would otherwise keep its own name, as if it were a new file inside: follow it.
   if (hops >= MAX_LINK_HOPS) throw Object.assign(new Error(`too many levels of symbolic links: ${target}`), { code: 'ELOOP' });
-  const link = readlinkSync(current);
+  const link = pathFromBytes(readlinkSync(fsPath(current), { encoding: 'buffer' }));
   const parent = resolveRealSync(path.dirname(current), hops + 1);
   return resolveRealSync(path.resolve(parent, link, ...rest), hops + 1);
 }

@@ -10,6 +10,7 @@ import { TOKENS } from '../../types/tokens.js';
 import type { KernelApi } from '../../types/plugin.js';
 import { lazyTool } from '../../sdk/lazy-tool.js';
 import { additionalDirectoriesOf, workspaceFilesOf } from '../../sdk/file-tool-support/tool-scope.js';
+import { withShownPaths } from '../../sdk/search-common/shown-path.js';
 import { EDIT_FILE_DEFINITION } from './definition.js';
 
 export default definePlugin({
@@ -25,9 +26,12 @@ export default definePlugin({
         const additionalDirectories = additionalDirectoriesOf(kernel);
         // A front end's buffers (an editor), when it binds TOKENS.WorkspaceFiles; else the disk.
         const workspaceFiles = workspaceFilesOf(kernel);
-        return lazyTool(EDIT_FILE_DEFINITION, async () => {
+        const roots = (): { projectRoot: string; homeDir: string } => ({ projectRoot: kernel.projectRoot, homeDir: kernel.homeDir });
+        // A name copied from glob or grep (`\xNN` escapes) is decoded before any check sees it (shown-path.ts).
+        const definition = { ...EDIT_FILE_DEFINITION, validateInput: withShownPaths(EDIT_FILE_DEFINITION.validateInput, ['file_path'], roots) };
+        return lazyTool(definition, async () => {
           const { EditFileTool } = await import('./edit-file-tool.js');
-          return new EditFileTool(limits, reads, { additionalDirectories, workspaceFiles, roots: () => ({ projectRoot: kernel.projectRoot, homeDir: kernel.homeDir }) });
+          return new EditFileTool(limits, reads, { additionalDirectories, workspaceFiles, roots });
         });
       })
       .inSingletonScope();

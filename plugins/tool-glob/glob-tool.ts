@@ -15,7 +15,7 @@ import { containPath } from '../../sdk/path-containment.js';
 import { describeLocation, displayPath, givenNames, resolveSearchLocation } from '../../sdk/search-common/search-path.js';
 import { joinRoot, joinRootBytes, relativeToRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
-import { displayName } from '../../sdk/search-common/display-name.js';
+import { displayName, fsPath, hasEscapedBytes } from '../../sdk/search-common/display-name.js';
 import { ExactLstat } from '../../sdk/search-common/exact-open.js';
 import { findRipgrep } from '../../sdk/search-common/find-ripgrep.js';
 import { listWithRipgrep } from '../../sdk/search-common/ripgrep-files.js';
@@ -156,7 +156,7 @@ export class GlobTool implements Tool {
     const startPrefix = startRel === '' ? 0 : startRel.length + 1;
     let walkStartInfo;
     try {
-      walkStartInfo = statSync(walkStart);
+      walkStartInfo = statSync(fsPath(walkStart));
     } catch {
       walkStartInfo = undefined;
     }
@@ -180,7 +180,8 @@ export class GlobTool implements Tool {
     try {
       if (walkStartInfo?.isDirectory()) {
         const engine = this.options.engine ?? 'auto';
-        const rgPath = engine === 'walker' ? undefined : (this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
+        // ripgrep takes its start as an argument, which cannot carry bytes that are not UTF-8: the walker lists such a start.
+        const rgPath = engine === 'walker' || hasEscapedBytes(startRel) ? undefined : (this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
         let listed = false;
         if (rgPath) {
           // ripgrep walks on every core; the walker is the fallback (same rules, ripgrep-selection.ts).

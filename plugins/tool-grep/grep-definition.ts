@@ -6,7 +6,7 @@ export const MAX_CONTEXT = 50;
 export const MODES: readonly OutputMode[] = ['content', 'files_with_matches', 'count'];
 
 export const GREP_DESCRIPTION = [
-  'Search file contents with a regular expression, line by line.',
+  'Search file contents with a regular expression, line by line (multiline: true lets a match span lines).',
   'Syntax is RE2 (as in ripgrep and Go): no backreferences or lookaround, and matching is linear-time, so any pattern is safe; escape ( ) [ ] { } . * + ? ^ $ | \\ to match them literally. \\d \\w \\s \\b are ASCII.',
   'output_mode "content" (default) prints matching lines as `path:LINE: text`; with context, context lines are `path:LINE- text` and `--` separates non-adjacent groups. "files_with_matches" prints one path per line; "count" prints `path:N` (matching lines per file).',
   'Results are sorted by path, then line, and capped at 100 lines (or files); a final note says how many more there are. Lines longer than 500 characters are cut.',
@@ -32,6 +32,7 @@ export const GREP_INPUT_SCHEMA: JsonSchema = {
     type: { type: 'string', description: 'Only search files of this ripgrep type, e.g. "py", "js" (also .jsx, .vue), "ts" (also .tsx), "rust", "go", "md".' },
     offset: { type: 'integer', minimum: 0, description: 'Skip this many entries (files, or output lines in content mode) before showing any. Default 0.' },
     head_limit: { type: 'integer', minimum: 0, description: 'Show at most this many entries (files, or output lines in content mode); 0 or absent: up to the usual cap.' },
+    multiline: { type: 'boolean', description: 'Let a match span lines: `.` also matches a newline, and every line a match touches is shown (as rg -U --multiline-dotall); count then counts matches. Default false.' },
   },
   required: ['pattern'],
   additionalProperties: false,

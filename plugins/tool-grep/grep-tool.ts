@@ -24,6 +24,7 @@ import { ResultCollector, type OutputMode, type SearchRequest } from './results.
 import { searchWithRipgrep } from './rg-engine.js';
 import { checkGrepFields, GREP_DESCRIPTION, GREP_INPUT_SCHEMA, MAX_CONTEXT, MODES } from './grep-definition.js';
 import { typeFilter } from './file-types.js';
+import { hasEscapedBytes } from '../../sdk/search-common/display-name.js';
 
 export { GREP_DESCRIPTION, GREP_INPUT_SCHEMA };
 
@@ -64,6 +65,8 @@ interface GrepRequest {
   before: number;
   after: number;
   mode: OutputMode;
+  /** Claude Code's `multiline` (ripgrep `-U --multiline-dotall`). */
+  multiline: boolean;
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -92,8 +95,9 @@ function wholeNumber(input: ToolInput, key: string): Parsed<number | undefined> 
 function parseRequest(input: ToolInput): Parsed<GrepRequest> {
   const fields = checkGrepFields(input);
   if (!fields.ok) return { ok: false, error: `${fields.error}.` };
-  if (input.multiline !== undefined && input.multiline !== null && input.multiline !== false && input.multiline !== 'false') {
-    return { ok: false, error: 'grep: "multiline": true is not supported: grep matches one line at a time. Search for each line\'s part separately, or read the file with read_file.' };
+  const rawMultiline = input.multiline;
+  if (rawMultiline !== undefined && rawMultiline !== null && typeof rawMultiline !== 'boolean' && rawMultiline !== 'true' && rawMultiline !== 'false') {
+    return { ok: false, error: 'grep: "multiline" must be true or false.' };
   }
   if (input['-n'] !== undefined && input['-n'] !== null && input['-n'] !== true && input['-n'] !== 'true') {
     return { ok: false, error: 'grep: "-n" can only be true: content lines always show their line numbers.' };
@@ -140,6 +144,7 @@ function parseRequest(input: ToolInput): Parsed<GrepRequest> {
       before: (before as { value: number | undefined }).value ?? ctx,
       after: (after as { value: number | undefined }).value ?? ctx,
       mode,
+      multiline: rawMultiline === true || rawMultiline === 'true',
     },
   };
 }
@@ -168,7 +173,7 @@ export class GrepTool implements Tool {
     const parsed = parseRequest(input);
     if (!parsed.ok) return { isError: true, content: parsed.error };
     const request = parsed.value;
-    const compiled = compilePattern(request.pattern, request.caseInsensitive);
+    const compiled = compilePattern(request.pattern, request.caseInsensitive, request.multiline);
     if (!compiled.ok) return { isError: true, content: compiled.error };
     const located = await resolveSearchLocation('grep', ctx.projectRoot, ctx.homeDir, request.pathInput, this.options.additionalDirectories?.(ctx));
     if (!located.ok) return { isError: true, content: located.error };
@@ -187,7 +192,8 @@ export class GrepTool implements Tool {
       accept = (rel) => matcher(rel.slice(prefix));
     }
     const engine = this.options.engine ?? 'auto';
-    const rgPath = engine === 're2js' ? undefined : (this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
+    // ripgrep takes its start as an argument, which cannot carry bytes that are not UTF-8 (a shown name given back): re2js searches it.
+    const rgPath = engine === 're2js' || hasEscapedBytes(location.relative) ? undefined : (this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
     if (request.type !== undefined && location.kind === 'dir') {
       // Both engines filter by the same globs (ripgrep's list when rg is installed), so their results agree.
       const types = typeFilter(request.type, this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
@@ -257,7 +263,7 @@ export class GrepTool implements Tool {
     const where = describeLocation(location.relative, location.kind, location.prefix);
     const filters = [request.glob !== undefined ? `matching "${request.glob}"` : '', request.type !== undefined ? `of type "${request.type}"` : ''].filter((f) => f !== '');
     const noMatch = `No matches for "${request.pattern}" in ${where}${filters.length > 0 && location.kind === 'dir' ? ` (files ${filters.join(' and ')})` : ''}.`;
-    const content = collector.render(this.limits, { unreadable: outcome.unreadable, stoppedByDeadline: outcome.stopped === 'deadline' }, noMatch);
+    const content = collector.render(this.limits, { unreadable: outcome.unreadable, tooLarge: outcome.tooLarge ?? 0, stoppedByDeadline: outcome.stopped === 'deadline' }, noMatch);
     return { content };
   }
 
@@ -287,6 +293,6 @@ export class GrepTool implements Tool {
     if (walk.stopped) return { unreadable: walk.unreadableDirs, stopped: walk.stopped };
     const unreadableDirs = walk.unreadableDirs;
     const searched = await searchWithRe2js({ root: location.root, files, pattern, collector, signal, deadline });
-    return { unreadable: searched.unreadable + unreadableDirs, ...(searched.stopped ? { stopped: searched.stopped } : {}) };
+    return { unreadable: searched.unreadable + unreadableDirs, tooLarge: searched.tooLarge ?? 0, ...(searched.stopped ? { stopped: searched.stopped } : {}) };
   }
 }

@@ -34,6 +34,18 @@ export interface CompiledPattern {
    * are decoded to) made unmatchable, as ripgrep can never match such bytes.
    */
   barrier: RE2JS | undefined;
+  /** Claude Code's `multiline: true` (ripgrep `-U --multiline-dotall`): a match may span lines, `.` matches a newline. */
+  multiline: boolean;
+  /**
+   * Multiline and able to consume a newline: then ripgrep searches the file as a whole (matches
+   * spanning lines, counted as matches); otherwise it matches line by line, as without `-U`
+   * (its `non_matching_bytes` test), and so does the fallback.
+   */
+  spansLines: boolean;
+  /** The multiline pattern over a whole file (MULTILINE | DOTALL), for the fallback; undefined unless spansLines. */
+  whole: RE2JS | undefined;
+  /** `whole` with U+FFFF made unmatchable (see `barrier`), for a file holding bytes that are not UTF-8. */
+  wholeBarrier: RE2JS | undefined;
 }
 
 /** What an invalid UTF-8 byte becomes when a line is matched (see `toBarrierPattern`). */
@@ -63,6 +75,7 @@ interface ProgramShape {
 
 // re2js instruction codes (its Inst class): a class of ranges, any character, any but newline.
 const INST_RUNE = 8;
+const INST_RUNE1 = 9;
 const INST_RUNE_ANY = 10;
 const INST_RUNE_ANY_NOT_NL = 11;
 
@@ -84,22 +97,38 @@ export function patternWeight(re: RE2JS): number {
   return weight;
 }
 
+/**
+ * Whether some instruction of the program consumes a newline (a class or literal holding it, or
+ * `.` under `(?s)`): ripgrep's test for searching a multiline pattern as a whole file.
+ */
+export function consumesNewline(re: RE2JS): boolean {
+  const program = re as unknown as { re2(): { prog?: { inst?: readonly { op: number; matchRune?(r: number): boolean }[] } } };
+  const inst = program.re2?.().prog?.inst;
+  if (!Array.isArray(inst)) return true; // unknown shape: search the whole file, always correct for a multiline pattern
+  return inst.some((i) => i.op === INST_RUNE_ANY || ((i.op === INST_RUNE || i.op === INST_RUNE1) && i.matchRune?.(10) === true));
+}
+
 const SYNTAX_HINT = 'grep uses RE2 syntax (as in Go and ripgrep): escape the literal characters ( ) [ ] { } . * + ? ^ $ | \\ with a backslash';
 
-export function compilePattern(source: string, caseInsensitive: boolean): Compiled {
+export function compilePattern(source: string, caseInsensitive: boolean, multiline = false): Compiled {
   const flags = caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0;
+  const wholeFlags = flags | RE2JS.MULTILINE | RE2JS.DOTALL;
   let line: RE2JS;
+  let whole: RE2JS | undefined;
   try {
     line = RE2JS.compile(source, flags);
+    if (multiline) whole = RE2JS.compile(source, wholeFlags);
   } catch (error) {
     return { ok: false, error: explainSyntaxError(source, error) };
   }
-  const weight = patternWeight(line);
+  const weight = patternWeight(whole ?? line);
   if (weight > PATTERN_SIZE_LIMIT) return { ok: false, error: tooLargeError(source, weight) };
+  const spansLines = whole !== undefined && consumesNewline(whole);
+  if (!spansLines) whole = undefined;
   const perLineOnly = /\\[Az]/.test(source) || /\(\?[imsU]*-[imsU]*m/.test(source);
   let ripgrep: string | undefined;
   try {
-    ripgrep = (caseInsensitive ? '(?i)' : '') + toRipgrepRegex(source);
+    ripgrep = (caseInsensitive ? '(?i)' : '') + toRipgrepRegex(source, spansLines);
   } catch {
     ripgrep = undefined;
   }
@@ -107,12 +136,26 @@ export function compilePattern(source: string, caseInsensitive: boolean): Compil
   // ripgrep answers does not pay for them.
   let block: RE2JS | undefined | null = null;
   let barrier: RE2JS | undefined | null = null;
+  let wholeBarrier: RE2JS | undefined | null = null;
   const value: CompiledPattern = {
     source,
     caseInsensitive,
     line,
-    instructions: line.programSize(),
+    instructions: (whole ?? line).programSize(),
     ripgrep,
+    multiline,
+    spansLines,
+    whole,
+    get wholeBarrier() {
+      if (wholeBarrier === null) {
+        try {
+          wholeBarrier = spansLines ? RE2JS.compile(toBarrierPattern(source, true), wholeFlags) : undefined;
+        } catch {
+          wholeBarrier = undefined;
+        }
+      }
+      return wholeBarrier;
+    },
     get block() {
       if (block === null) block = perLineOnly ? undefined : RE2JS.compile(source, flags | RE2JS.MULTILINE);
       return block;
@@ -298,14 +341,21 @@ function repeatAt(p: string, i: number): string | undefined {
   return match[0];
 }
 
-export function toRipgrepRegex(p: string): string {
+/**
+ * `wholeFile`: the pattern is searched over a whole file (multiline), where `\A` and `\z` mean
+ * its start and end, as in Rust; line by line they mean a line's (ripgrep sees a buffer of lines).
+ */
+export function toRipgrepRegex(p: string, wholeFile = false): string {
   let out = '';
   let i = 0;
   while (i < p.length) {
     const c = p[i]!;
     if (c === '\\') {
       const next = p[i + 1];
-      if (next === 'A') {
+      if ((next === 'A' || next === 'z') && wholeFile) {
+        out += `\\${next}`;
+        i += 2;
+      } else if (next === 'A') {
         out += '(?m:^)';
         i += 2;
       } else if (next === 'z') {
@@ -455,8 +505,8 @@ function barrierClass(p: string, i: number): { text: string; next: number } {
   return { text: parts.length === 1 ? parts[0]! : `(?:${parts.join('|')})`, next };
 }
 
-/** The RE2 pattern with every construct that could match U+FFFF made to exclude it. */
-export function toBarrierPattern(p: string): string {
+/** The RE2 pattern with every construct that could match U+FFFF made to exclude it (`dotAll`: `.` also matches a newline). */
+export function toBarrierPattern(p: string, dotAll = false): string {
   let out = '';
   let i = 0;
   while (i < p.length) {
@@ -492,7 +542,7 @@ export function toBarrierPattern(p: string): string {
       continue;
     }
     if (c === '.') {
-      out += `[^\\n${X}]`;
+      out += dotAll ? `[^${X}]` : `[^\\n${X}]`;
       i++;
       continue;
     }

@@ -18,7 +18,8 @@ import { inPackageDirectory } from '../../config/project-file.js';
 import { openExactSync } from '../../sdk/search-common/exact-open.js';
 import { INVALID_BYTE, type CompiledPattern } from './pattern.js';
 import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
-import { openTextReader } from './text-reader.js';
+import { openTextReader, type TextReader } from './text-reader.js';
+import { searchWholeFile } from './whole-file-search.js';
 import { joinRoot, joinRootBytes } from '../../sdk/search-common/walker.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
 import { displayName } from '../../sdk/search-common/display-name.js';
@@ -48,6 +49,8 @@ export interface FileSearchOutcome {
   binary: boolean;
   /** The deadline passed or the call was cancelled while this (huge) file was being read. */
   stopped?: boolean;
+  /** Multiline: too large to be searched whole with this pattern (whole-file-search.ts), not searched. */
+  tooLarge?: boolean;
 }
 
 interface SearchState {
@@ -225,6 +228,7 @@ export async function searchFile(absolute: string | Buffer, state: SearchState):
     if (info.nlink > 1 && !inPackageDirectory(absolute.toString(), state.root)) return undefined;
     const size = info.size;
     const reader = openTextReader(fd);
+    if (state.pattern.spansLines) return await searchWhole(reader, size, state);
     let buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 1), sliceBytesFor(state.pattern.instructions)) + 1);
     let carry = 0; // bytes of an unfinished line kept at the start of `buffer`
     let firstLine = 1;
@@ -317,6 +321,25 @@ export async function searchFile(absolute: string | Buffer, state: SearchState):
   }
 }
 
+/** A multiline pattern that can consume a newline is searched over the whole file, as ripgrep -U does. */
+async function searchWhole(reader: TextReader, size: number, state: SearchState): Promise<FileSearchOutcome> {
+  const pause = async (): Promise<boolean> => {
+    await breathe(state);
+    return Date.now() >= state.deadline || state.signal.aborted;
+  };
+  const outcome = await searchWholeFile(reader, size, { ...state, pause }, decodeMarkingInvalid);
+  switch (outcome.kind) {
+    case 'binary':
+      return { matches: 0, hits: undefined, binary: true };
+    case 'too-large':
+      return { matches: 0, hits: undefined, binary: false, tooLarge: true };
+    case 'stopped':
+      return { matches: 0, hits: undefined, binary: false, stopped: true };
+    case 'done':
+      return { matches: outcome.matches, hits: outcome.hits, binary: false };
+  }
+}
+
 /** A file to search: its path relative to the root, with its bytes when they are not valid UTF-8 (opened as they are). */
 export type FileToSearch = string | { rel: string; bytes: Buffer };
 
@@ -331,6 +354,8 @@ export interface Re2jsSearchOptions {
 
 export interface EngineOutcome {
   unreadable: number;
+  /** Files too large to be searched whole with a multiline pattern (not searched). */
+  tooLarge?: number;
   stopped?: 'deadline' | 'aborted';
 }
 
@@ -368,10 +393,11 @@ export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<Engi
   const { collector } = options;
   const state = stateFor(options);
   let unreadable = 0;
+  let tooLarge = 0;
   for (let i = 0; i < options.files.length; i++) {
     await breathe(state);
-    if (options.signal.aborted) return { unreadable, stopped: 'aborted' };
-    if (Date.now() >= options.deadline) return { unreadable, stopped: 'deadline' };
+    if (options.signal.aborted) return { unreadable, tooLarge, stopped: 'aborted' };
+    if (Date.now() >= options.deadline) return { unreadable, tooLarge, stopped: 'deadline' };
     const file = options.files[i]!;
     const rel = typeof file === 'string' ? file : file.rel;
     const bytes = typeof file === 'string' ? undefined : file.bytes;
@@ -380,10 +406,11 @@ export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<Engi
       unreadable++;
       continue;
     }
-    if (outcome.stopped) return { unreadable, stopped: options.signal.aborted ? 'aborted' : 'deadline' };
+    if (outcome.stopped) return { unreadable, tooLarge, stopped: options.signal.aborted ? 'aborted' : 'deadline' };
+    if (outcome.tooLarge) tooLarge++;
     if (outcome.binary || outcome.matches === 0) continue;
     // Keyed by the shown name: distinct bytes never share an entry (display-name.ts).
     collector.addFile(displayName(rel, bytes), outcome.matches, outcome.hits);
   }
-  return { unreadable };
+  return { unreadable, tooLarge };
 }

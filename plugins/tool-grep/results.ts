@@ -72,6 +72,8 @@ export class FileHitBudget {
 export interface SearchIncomplete {
   /** Paths that could not be read. */
   unreadable: number;
+  /** Files a multiline pattern could not search whole in the fallback engine (whole-file-search.ts). */
+  tooLarge?: number;
   stoppedByDeadline: boolean;
 }
 
@@ -208,6 +210,10 @@ export class ResultCollector {
     }
     if (incomplete.unreadable > 0) {
       notes.push(`[${plural(incomplete.unreadable, 'path')} could not be read (permission denied, an I/O error, or several hard links outside a package directory) and ${incomplete.unreadable === 1 ? 'was' : 'were'} not searched]`);
+    }
+    const tooLarge = incomplete.tooLarge ?? 0;
+    if (tooLarge > 0) {
+      notes.push(`[${plural(tooLarge, 'file')} too large to search whole with this multiline pattern ${tooLarge === 1 ? 'was' : 'were'} not searched (install ripgrep, narrow the pattern, or search without multiline)]`);
     }
     if (notes.length > 0 && out.length > 0) out.push('');
     return [...out, ...notes].join('\n');

@@ -72,8 +72,10 @@ const STDERR_CAP = 64 * 1024;
 /** Lines whose offsets lie within this many bytes of each other are checked with one read. */
 const VERIFY_SPAN_BYTES = 256 * 1024;
 
-export function ripgrepArgs(options: Pick<RipgrepSearchOptions, 'startRel' | 'typeGlob' | 'collector'> & { pattern: string }, selection: string[]): string[] {
+export function ripgrepArgs(options: Pick<RipgrepSearchOptions, 'startRel' | 'typeGlob' | 'collector'> & { pattern: string; wholeFile?: boolean }, selection: string[]): string[] {
   const args = [...selection, '--json', '--no-mmap'];
+  // Only a pattern that can consume a newline is searched over whole files (pattern.ts spansLines): ripgrep decides so too.
+  if (options.wholeFile) args.push('--multiline', '--multiline-dotall');
   const { mode, before, after } = options.collector.request;
   if (mode === 'content' && before > 0) args.push(`--before-context=${before}`);
   if (mode === 'content' && after > 0) args.push(`--after-context=${after}`);
@@ -85,7 +87,7 @@ export function ripgrepArgs(options: Pick<RipgrepSearchOptions, 'startRel' | 'ty
 export function searchWithRipgrep(options: RipgrepSearchOptions): Promise<RipgrepOutcome> {
   // Ignore files above the start count only when the start is a directory (a named file is searched).
   return withSelectionArgs(options.root, options.startRel, options.respectIgnore && !options.startIsFile, options.homeDir, (selection) =>
-    run(options, ripgrepArgs({ ...options, pattern: options.pattern.ripgrep }, selection)),
+    run(options, ripgrepArgs({ ...options, pattern: options.pattern.ripgrep, wholeFile: options.pattern.spansLines }, selection)),
   );
 }
 
@@ -118,6 +120,13 @@ interface FileState {
   budget: FileHitBudget;
 }
 
+/** Lines in a run of whole lines (the last may lack its newline). */
+function lineCount(raw: Buffer): number {
+  let count = 0;
+  for (let nl = raw.indexOf(10); nl !== -1; nl = raw.indexOf(10, nl + 1)) count++;
+  return raw.length > 0 && raw[raw.length - 1] !== 10 ? count + 1 : Math.max(count, 1);
+}
+
 function stripDotSlash(name: Buffer): Buffer {
   let at = 0;
   while (name[at] === 0x2e && name[at + 1] === 0x2f) at += 2;
@@ -130,6 +139,7 @@ function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutc
   const after = mode === 'content' ? collector.request.after : 0;
   // Bytes kept of a line: enough for `keepChars` UTF-16 units of complete characters.
   const keepBytes = 4 * keepChars + 4;
+  const wholeFile = options.pattern.spansLines;
   const files = new Map<string, FileState>();
   /** Files to search again with re2js (changed since ripgrep read them), once ripgrep is done. */
   const recheck: { shown: string; absolute: string | Buffer }[] = [];
@@ -151,16 +161,27 @@ function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutc
       const match = message.type === 'match';
       const line = data.line_number as number;
       const offset = data.absolute_offset as number;
-      const raw = keep(rawOf(data.lines as JsonData));
+      const all = rawOf(data.lines as JsonData);
+      const raw = keep(all);
       if (match) {
-        file.matches++;
+        // Multiline: one message holds the lines of adjacent matches. Counts are matches (as `rg -c`);
+        // content counts the match lines shown (what its cap and notes are about).
+        file.matches += !wholeFile ? 1 : mode === 'content' ? lineCount(all) : Math.max(1, (data.submatches as unknown[] | undefined)?.length ?? 1);
         const span = { offset, raw };
         file.firstMatch ??= span;
         file.lastMatch = span;
       }
-      if (mode === 'content' && file.budget.accept(line, match)) {
-        file.hits.push({ line, text: raw.toString('utf8'), match });
-        file.spans.push({ offset, raw });
+      if (mode !== 'content') return;
+      // Each line of a multiline match is a match line of its own, as rg prints it.
+      let from = 0;
+      for (let n = line; from < all.length || n === line; n++) {
+        const nl = wholeFile ? all.indexOf(10, from) : -1;
+        const end = nl === -1 ? all.length : nl + 1;
+        if (!file.budget.accept(n, match)) break;
+        const piece = wholeFile ? Buffer.from(all.subarray(from, Math.min(end, from + keepBytes))) : raw;
+        file.hits.push({ line: n, text: piece.toString('utf8'), match });
+        file.spans.push({ offset: offset + from, raw: piece });
+        from = end;
       }
       return;
     }

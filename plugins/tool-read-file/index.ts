@@ -12,6 +12,7 @@ import { lazyTool } from '../../sdk/lazy-tool.js';
 import { outsideReadsOf } from '../../sdk/file-tool-support/outside-read.js';
 import { additionalDirectoriesOf, readOnlyDirectoriesOf, workspaceFilesOf } from '../../sdk/file-tool-support/tool-scope.js';
 import { TOKENS } from '../../types/tokens.js';
+import { withShownPaths } from '../../sdk/search-common/shown-path.js';
 import { readFileDefinition } from './definition.js';
 import { DeliveredReads } from './delivered-reads.js';
 import type { ToolContext } from '../../types/tools.js';
@@ -41,7 +42,10 @@ export default definePlugin({
         const outsideReads = outsideReadsOf(kernel);
         const delivered = context.get<DeliveredReads>(DELIVERED_READS);
         const recordRead = (absolutePath: string, mtimeMs: number, context: ToolContext, seen?: SeenText): void => delivered.park(context.sessionId, context.toolCallId, absolutePath, mtimeMs, seen);
-        return lazyTool(readFileDefinition(limits), async () => {
+        // A name copied from glob or grep (`\xNN` escapes) is decoded before any check sees it (shown-path.ts).
+        const definition = readFileDefinition(limits);
+        const roots = (): { projectRoot: string; homeDir: string } => ({ projectRoot: kernel.projectRoot, homeDir: kernel.homeDir });
+        return lazyTool({ ...definition, validateInput: withShownPaths(definition.validateInput, ['file_path'], roots) }, async () => {
           const { ReadFileTool } = await import('./read-file-tool.js');
           return new ReadFileTool(limits, reads, { additionalDirectories, readOnlyDirectories, workspaceFiles, recordRead, outsideReads });
         });

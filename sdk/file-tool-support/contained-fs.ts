@@ -22,9 +22,23 @@
  */
 import { nodeCrypto } from '../../types/lazy-builtin.js';
 import { constants, existsSync, type Stats } from 'node:fs';
-import { access, lstat, mkdir, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
+import * as fsp from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { expandHome, isWithin, resolveRealSync } from '../path-containment.js';
+import { fsPath, pathFromBytes } from '../search-common/display-name.js';
+
+// Paths are strings here; a name's bytes that are not UTF-8 travel as escaped characters and
+// become bytes only at the system call (display-name.ts `fsPath`), so such a file (a name copied
+// from glob's output) is opened, checked and written as any other.
+const open = (p: string, flags: number, mode?: number): Promise<FileHandle> => fsp.open(fsPath(p), flags, mode);
+const lstat = (p: string): Promise<Stats> => fsp.lstat(fsPath(p));
+const mkdir = (p: string): Promise<void> => fsp.mkdir(fsPath(p));
+const access = (p: string, mode: number): Promise<void> => fsp.access(fsPath(p), mode);
+const rename = (from: string, to: string): Promise<void> => fsp.rename(fsPath(from), fsPath(to));
+const unlink = (p: string): Promise<void> => fsp.unlink(fsPath(p));
+const readlink = async (p: string): Promise<string> => pathFromBytes(await fsp.readlink(fsPath(p), { encoding: 'buffer' }));
+const realpath = async (p: string): Promise<string> => pathFromBytes(await fsp.realpath(fsPath(p), { encoding: 'buffer' }));
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 

@@ -4,7 +4,8 @@
  * as `\xNN`: a byte that is not part of valid UTF-8 (so `\xff.txt`, `\xfe.txt` and a real
  * `\uFFFD.txt` stay three names), and every control character (ASCII controls, DEL, the 0x80–0x9F controls, U+2028/U+2029 — a
  * newline in a name would otherwise forge result lines). A backslash is shown doubled, so the
- * escaping is reversible (`parseDisplayName`) and no real name can pass for an escaped one.
+ * escaping is reversible (`parseDisplayName`, `nameOfShownPath`: a shown name given back as a
+ * path is found) and no real name can pass for an escaped one.
  */
 
 /** Characters that make a valid-UTF-8 name need escaping. */
@@ -43,6 +44,8 @@ function sequenceLength(bytes: Uint8Array, i: number): number {
  * then), else the string itself.
  */
 export function displayName(rel: string, bytes?: Uint8Array): string {
+  // A path that came in as a shown name carries its bytes as escaped characters (pathFromBytes).
+  if (bytes === undefined && hasEscapedBytes(rel)) bytes = fsPath(rel) as Buffer;
   if (bytes === undefined && !NEEDS_ESCAPE.test(rel)) return rel;
   const raw = bytes ?? Buffer.from(rel, 'utf8');
   let out = '';
@@ -102,4 +105,62 @@ export function decodeForMatching(bytes: Uint8Array): string {
     i += length;
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A shown name given back as a path. Node takes a path as a string (written as UTF-8) or as
+// bytes; the tools, the permission rules and the sandbox work on strings. So a name's bytes that
+// are not UTF-8 travel as a string in which each such byte 0xNN is the lone surrogate U+DCNN
+// (Python's "surrogateescape"): no real name holds a lone surrogate (its UTF-8 form is itself not
+// UTF-8, so it would be escaped), path.join and rule globs treat it as one character, and
+// `fsPath` turns it back into the bytes at the file-system call.
+
+const ESCAPED_BYTE = /[\uDC80-\uDCFF]/;
+
+/** Whether a path string holds bytes that are not UTF-8 (then only `fsPath`'s bytes name it to the system). */
+export function hasEscapedBytes(p: string): boolean {
+  return ESCAPED_BYTE.test(p);
+}
+
+/** A name's bytes as a path string: valid UTF-8 as it is, each other byte as U+DC80–U+DCFF. */
+export function pathFromBytes(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const length = sequenceLength(bytes, i);
+    if (length === 0) {
+      out += String.fromCharCode(0xdc00 + bytes[i]!);
+      i++;
+      continue;
+    }
+    out += Buffer.from(bytes.subarray(i, i + length)).toString('utf8');
+    i += length;
+  }
+  return out;
+}
+
+/** What to hand Node's fs for a path string: the string itself, or its bytes when it holds escaped bytes (`pathFromBytes`). */
+export function fsPath(p: string): string | Buffer {
+  if (!ESCAPED_BYTE.test(p)) return p;
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let i = 0; i < p.length; i++) {
+    const code = p.charCodeAt(i);
+    // A low surrogate after a high one is half of a real character, not an escaped byte.
+    if (code < 0xdc80 || code > 0xdcff || (i > 0 && p.charCodeAt(i - 1) >= 0xd800 && p.charCodeAt(i - 1) <= 0xdbff)) continue;
+    parts.push(Buffer.from(p.slice(from, i), 'utf8'), Buffer.from([code - 0xdc00]));
+    from = i + 1;
+  }
+  parts.push(Buffer.from(p.slice(from), 'utf8'));
+  return Buffer.concat(parts);
+}
+
+/**
+ * The name a path shown by glob or grep stands for (`\xNN` and `\\` decoded), as a path string
+ * (`pathFromBytes`); undefined when it holds no escape. Whether to use it is the caller's: a real
+ * file whose name is the shown text itself (a literal `\x41`) wins when it exists (shown-path.ts).
+ */
+export function nameOfShownPath(shown: string): string | undefined {
+  const bytes = parseDisplayName(shown);
+  return bytes === undefined ? undefined : pathFromBytes(bytes);
 }

@@ -13,6 +13,7 @@ import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, c
 import path from 'node:path';
 import { useDescriptorPaths } from '../file-tool-support/contained-fs.js';
 import { ignoreFileText, readSmallFileBytesFd } from '../../types/small-file.js';
+import { fsPath, hasEscapedBytes } from './display-name.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 
@@ -22,6 +23,8 @@ function raced(absolute: string): Error {
 
 /** A descriptor for exactly `absolute`; the caller closes it. */
 export function openExactSync(absolute: string | Buffer, directory = false): number {
+  // A path holding a shown name's bytes (display-name.ts) is opened and checked by those bytes.
+  if (typeof absolute === 'string' && hasEscapedBytes(absolute)) absolute = fsPath(absolute) as Buffer;
   const fd = openSync(absolute, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (directory ? O_DIRECTORY : 0));
   try {
     if (useDescriptorPaths()) {

@@ -11,6 +11,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { containPath, expandHome, isWithin, resolveReal, resolveRealSync } from '../path-containment.js';
 import { relativeToRoot } from './walker.js';
+import { fsPath } from './display-name.js';
 
 export interface SearchLocation {
   /** Real path of the project root. */
@@ -71,7 +72,7 @@ export async function resolveSearchLocation(
   }
   let info;
   try {
-    info = await stat(containment.resolved);
+    info = await stat(fsPath(containment.resolved)); // a name given as shown (display-name.ts) as its bytes
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {

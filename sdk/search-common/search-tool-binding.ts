@@ -6,6 +6,7 @@
  */
 import { ContainerModule } from 'inversify';
 import { lazyTool } from '../lazy-tool.js';
+import { withShownPaths } from './shown-path.js';
 import { additionalDirectoriesOf, readOnlyDirectoriesOf } from '../file-tool-support/tool-scope.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
@@ -33,7 +34,9 @@ export function searchToolBinding(
           limits: context.get<OutputLimits>(TOKENS.OutputLimits),
           searchPolicy: () => (kernel.container.isBound(TOKENS.SearchPolicy) ? kernel.container.get<SearchPolicy>(TOKENS.SearchPolicy) : undefined),
         };
-        return lazyTool({ ...definition, readOnly: true }, () => load(services));
+        // A path copied from glob's or grep's output (`\xNN` escapes) is decoded before any check sees it (shown-path.ts).
+        const validateInput = withShownPaths(definition.validateInput, ['path'], () => ({ projectRoot: kernel.projectRoot, homeDir: kernel.homeDir }));
+        return lazyTool({ ...definition, readOnly: true, validateInput }, () => load(services));
       })
       .inSingletonScope();
   });

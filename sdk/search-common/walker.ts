@@ -39,7 +39,7 @@ import { statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { listDirectoryExact, readFileExact } from './exact-open.js';
 import { IgnoreFile } from './gitignore.js';
-import { decodeForMatching } from './display-name.js';
+import { decodeForMatching, fsPath, hasEscapedBytes } from './display-name.js';
 import { existsNoFollow, outerIgnoreLines } from './outer-ignore.js';
 import { monotonicMs } from '../monotonic-clock.js';
 
@@ -117,18 +117,20 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
   const { root, respectIgnore, onFile, onIgnored, signal, deadline } = options;
   const summary: WalkSummary = { unreadableDirs: 0 };
   const startRel = relativeToRoot(root, options.start);
+  // A start named by a shown name (display-name.ts) holds bytes that are not UTF-8: walked by its bytes.
+  const startExact = hasEscapedBytes(startRel) ? (fsPath(startRel) as Buffer) : undefined;
   let startInfo;
   try {
-    startInfo = statSync(options.start);
+    startInfo = statSync(fsPath(options.start));
   } catch {
     return summary;
   }
   if (!startInfo.isDirectory()) {
-    if (startInfo.isFile()) onFile(startRel);
+    if (startInfo.isFile()) onFile(startRel, startExact);
     return summary;
   }
   const outer = respectIgnore ? loadOuter(root, options.homeDir) : undefined;
-  const stack: Frame[] = [{ rel: startRel, chains: respectIgnore ? loadAncestorChains(root, startRel) : NO_CHAINS }];
+  const stack: Frame[] = [{ rel: startRel, chains: respectIgnore ? loadAncestorChains(root, startRel) : NO_CHAINS, ...(startExact ? { exact: startExact, matchRel: decodeForMatching(startExact) } : {}) }];
 
   const ignored = (rel: string, isDir: boolean, chains: IgnoreChains): boolean => {
     for (let kind = chains.length - 1; kind >= 0; kind--) {

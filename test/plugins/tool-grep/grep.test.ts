@@ -40,7 +40,7 @@ describe.each(ENGINES)('grep with the %s engine', (engine) => {
     expect(tool.name).toBe('grep');
     expect(tool.readOnly).toBe(true);
     expect(tool.inputSchema).toMatchObject({ type: 'object', required: ['pattern'] });
-    expect(Object.keys((tool.inputSchema as { properties: object }).properties)).toEqual(['pattern', 'path', 'glob', 'case_insensitive', 'context', 'before', 'after', 'output_mode', 'type', 'offset', 'head_limit']);
+    expect(Object.keys((tool.inputSchema as { properties: object }).properties)).toEqual(['pattern', 'path', 'glob', 'case_insensitive', 'context', 'before', 'after', 'output_mode', 'type', 'offset', 'head_limit', 'multiline']);
     expect(tool.permissionTarget({ pattern: 'x' })).toEqual({ kind: 'path', path: '.' });
     expect(tool.permissionTarget({ pattern: 'x', path: 'src' })).toEqual({ kind: 'path', path: 'src' });
   });
