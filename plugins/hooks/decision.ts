@@ -10,7 +10,7 @@
  *   exit code (as in Claude Code).
  */
 import type { CommandOutcome } from './run-command.js';
-import { AFTER_TOOL, BLOCKING, MAX_HOOK_TEXT, type ClaudeEvent } from './events.js';
+import { AFTER_TOOL, BLOCKING, MAX_HOOK_TEXT, TELL_ONLY, type ClaudeEvent } from './events.js';
 
 export type HookResultKind = 'ok' | 'blocked' | 'failed';
 
@@ -56,6 +56,9 @@ export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResu
   const result: HookResult = { kind: 'ok', exit: `exit ${outcome.code}` };
   const systemMessage = str(json?.systemMessage);
   if (systemMessage) result.systemMessage = cap(systemMessage);
+  // Told only (InstructionsLoaded): exit 2, a decision, context and `continue` are not read; a
+  // hook that failed otherwise is still a failure the user is shown.
+  if (TELL_ONLY.has(event) && (outcome.code === 0 || outcome.code === 2 || json)) return result;
 
   if (outcome.code === 2) {
     if (!BLOCKING.has(event)) {

@@ -25,6 +25,7 @@ export const CLAUDE_EVENTS = [
   'PermissionDenied',
   'StopFailure',
   'PostToolBatch',
+  'InstructionsLoaded',
 ] as const;
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
 
@@ -40,7 +41,6 @@ export const UNSUPPORTED_EVENTS: readonly string[] = [
   'TaskCreated',
   'TaskCompleted',
   'TeammateIdle',
-  'InstructionsLoaded',
   'ConfigChange',
   'CwdChanged',
   'DirectoryAdded',
@@ -60,6 +60,12 @@ export const TOOL_EVENTS: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'Per
  * `decision: "block"`'s reason go to the model with the tool's result(s), as does `additionalContext`.
  */
 export const AFTER_TOOL: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure', 'PostToolBatch']);
+
+/**
+ * Events that only tell (Claude Code: no decision control, the exit code ignored): what a hook
+ * answers decides nothing and adds nothing to the context; only a JSON `systemMessage` is shown.
+ */
+export const TELL_ONLY: ReadonlySet<string> = new Set(['InstructionsLoaded']);
 
 /** The file tools: Claude's `file_path` (absolute, as Claude Code gives it) whichever name the call used. */
 const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'write_file', 'edit_file']);

@@ -108,8 +108,9 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
   const claude = new HookDispatcher(conditioned.rules, deps, conditioned.conditions);
   const own = new RuleEngine(files.rules, deps);
   const envFiles = new SessionEnvFile();
-  tapAll(kernel, claude, own, envFiles);
+  const untap = tapAll(kernel, claude, own, envFiles);
   return () => {
+    untap();
     envFiles.close();
     claude.close();
     own.close();
@@ -122,7 +123,9 @@ function own(context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Recor
   return { session_id: context.sessionId, cwd: context.projectRoot, ...(context.mode ? { mode: context.mode } : {}), ...(context.agentId !== 'main' ? { agent_id: context.agentId } : {}) };
 }
 
-function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, envFiles: SessionEnvFile): void {
+/** Returns how to stop listening to other plugins' services. */
+function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, envFiles: SessionEnvFile): () => void {
+  const stops: (() => void)[] = [];
   // The mode is spelled as Claude Code spells it: a default-mode run under dontAsk is `dontAsk`.
   const modes = new HookModes(kernel);
   const transcripts = new ClaudeTranscripts(kernel, (message) => kernel.warn(message));
@@ -467,6 +470,23 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     });
   }
 
+  if (hooks.listens('InstructionsLoaded') && kernel.container.isBound(TOKENS.InstructionLoads)) {
+    // Each instruction file as it joins the context (the system-prompt plugin's): the session's at
+    // its start, their imports, a subfolder's when a file tool first touches a file under it. The
+    // matcher is the load reason; the hook is told only (decision.ts TELL_ONLY), and the load waits for it.
+    stops.push(kernel.container.get(TOKENS.InstructionLoads).onLoad(async (load) => {
+      const { session } = load;
+      await hooks.dispatch('InstructionsLoaded', [load.loadReason], () => ({
+        ...common(session),
+        file_path: load.filePath,
+        memory_type: load.memoryType,
+        load_reason: load.loadReason,
+        ...(load.triggerFilePath !== undefined ? { trigger_file_path: load.triggerFilePath } : {}),
+        ...(load.parentFilePath !== undefined ? { parent_file_path: load.parentFilePath } : {}),
+      }));
+    }));
+  }
+
   if (listens('Notification')) {
     kernel.hooks.notification.tapPromise(NAME, async (payload) => {
       // Our own reports (a failed hook) would otherwise start Notification hooks about themselves.
@@ -485,5 +505,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
       ));
     });
   }
+  return () => {
+    for (const stop of stops) stop();
+  };
 }
-
