@@ -3,7 +3,7 @@
  * - exit 0: success. stdout that starts with `{` is the structured output (decision, reason,
  *   continue, stopReason, systemMessage, hookSpecificOutput.{permissionDecision,
  *   permissionDecisionReason, updatedInput, additionalContext}); other stdout becomes context
- *   for UserPromptSubmit and SessionStart only;
+ *   for UserPromptSubmit, UserPromptExpansion and SessionStart only;
  * - exit 2: blocks where the event can block, the reason being the JSON `reason` or stderr;
  * - anything else, a timeout, or a hook that could not run: a failure the user is shown, and the
  *   action goes on (no decision) — unless stdout is a JSON object, which decides whatever the
@@ -77,7 +77,7 @@ export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResu
   }
   if (!json) {
     const text = outcome.stdout.trim();
-    if (text && (event === 'UserPromptSubmit' || event === 'SessionStart')) result.additionalContext = cap(text);
+    if (text && (event === 'UserPromptSubmit' || event === 'UserPromptExpansion' || event === 'SessionStart')) result.additionalContext = cap(text);
     return result;
   }
   if (json.continue === false) result.stop = cap(str(json.stopReason) ?? 'a hook asked to stop');

@@ -26,6 +26,7 @@ export const CLAUDE_EVENTS = [
   'StopFailure',
   'PostToolBatch',
   'InstructionsLoaded',
+  'UserPromptExpansion',
 ] as const;
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
 
@@ -36,7 +37,6 @@ export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
  */
 export const UNSUPPORTED_EVENTS: readonly string[] = [
   'Setup',
-  'UserPromptExpansion',
   'MessageDisplay',
   'TaskCreated',
   'TaskCompleted',
@@ -153,7 +153,7 @@ function compileMatcher(matcher: string): (subject: string) => boolean {
  * Events whose exit 2 / decision can block (or, for Stop, send the agent back to work; for
  * PreCompact, stop a compaction the user asked for — an automatic one is only warned about).
  */
-export const BLOCKING: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact']);
+export const BLOCKING: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'UserPromptSubmit', 'UserPromptExpansion', 'Stop', 'SubagentStop', 'PreCompact']);
 
 /** Seconds: Claude Code's defaults (600 s; UserPromptSubmit 30 s; SessionEnd a short budget). */
 export function defaultTimeoutSec(event: ClaudeEvent): number {

@@ -470,6 +470,26 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     });
   }
 
+  if (hooks.listens('UserPromptExpansion')) {
+    // A command the user ran expanded to a prompt (kernel/command-expansion.ts); the matcher is the
+    // command's name. Exit 2, `decision: "block"` or `continue: false` drops the expansion, the
+    // reason shown to the user; stdout or additionalContext goes after the prompt.
+    kernel.hooks.userPromptExpansion.tapPromise(NAME, async (context) => {
+      const results = await hooks.dispatch('UserPromptExpansion', [context.command], () => ({
+        ...common(context),
+        expansion_type: 'slash_command',
+        command_name: context.command,
+        command_args: context.args,
+        command_source: context.scope,
+        prompt: `/${context.command}${context.args !== '' ? ` ${context.args}` : ''}`,
+      }));
+      const blocked = results.find((entry) => entry.result.kind === 'blocked' || entry.result.stop !== undefined);
+      if (blocked) return { additionalContext: [], block: { block: true, reason: blocked.result.reason ?? blocked.result.stop ?? 'blocked by a hook', by: byHook(blocked) } };
+      const texts = results.flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
+      return texts.length === 0 ? undefined : { additionalContext: texts };
+    });
+  }
+
   if (hooks.listens('InstructionsLoaded') && kernel.container.isBound(TOKENS.InstructionLoads)) {
     // Each instruction file as it joins the context (the system-prompt plugin's): the session's at
     // its start, their imports, a subfolder's when a file tool first touches a file under it. The
