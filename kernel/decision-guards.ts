@@ -8,7 +8,8 @@
  *   for this call only, and only for the mode layer's question (pluginApproval).
  * - userPromptSubmit: the prompt is blocked (it never enters history).
  * - stop: no continuation (the run ends as it would have).
- * - preCompact: no block (the compaction goes ahead).
+ * - preCompact: no block (the compaction goes ahead); userPromptExpansion: no answer (the
+ *   expansion goes ahead, its prompt still passes userPromptSubmit).
  * - preModelRequest: the request is not sent (ModelRequestRefused, naming the plugin); so is one
  *   a tap refuses on purpose (`block`).
  * - postToolUse: the tool's output is withheld, replaced by an error result naming the plugin.
@@ -172,6 +173,8 @@ const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => {
   },
   stop: { check: isStopDecision, noun: 'stop decision', safe: () => undefined, snapshot: (_args, value) => plainSnapshot(value) },
   // A malformed answer blocks nothing: the next tap is asked, and the compaction goes ahead.
+  // A malformed answer decides nothing: the next tap is asked, and the expansion goes ahead.
+  userPromptExpansion: { check: isPromptSubmission, noun: 'userPromptExpansion value', safe: () => undefined, snapshot: (_args, value) => plainSnapshot(value) },
   preCompact: { check: isBlockDecision, noun: 'preCompact block', safe: () => undefined, snapshot: (_args, value) => plainSnapshot(value) },
   // A required plugin's malformed parts refuse the request, as its throw does (required-failures.ts).
   // Every answer is read into a list the kernel owns: a tap that returned (or pushed onto) a list

@@ -42,6 +42,7 @@ import { plainDataCopy } from './value-snapshots.js';
 import type { ModelRequest, ProviderEvent } from '../types/provider.js';
 import { sealedService } from '../types/sealed-service.js';
 import { resolveCommandNames, type ScopedCommand } from './command-names.js';
+import { expandingCommand } from './command-expansion.js';
 import { sealPluginServices } from './service-seals.js';
 import { deepFreeze } from '../types/deep-freeze.js';
 import { sealedFactory } from './sealed-provider.js';
@@ -759,14 +760,16 @@ export class Kernel implements KernelApi {
     );
     const bound = this.getAll(TOKENS.Command).map((command): ScopedCommand => ({ command, scope: 'builtin' }));
     const trusted = this.options.trust?.isTrusted() ?? false;
-    return Object.freeze(
-      resolveCommandNames([...bound, ...provided], trusted, (command, message) => {
-        const key = `${command.source ?? ''}\u0000${command.name}`;
-        if (this.#commandWarned.has(key)) return;
-        this.#commandWarned.add(key);
-        this.warn(message);
-      }),
-    );
+    const entries = [...bound, ...provided];
+    const resolved = resolveCommandNames(entries, trusted, (command, message) => {
+      const key = `${command.source ?? ''}\u0000${command.name}`;
+      if (this.#commandWarned.has(key)) return;
+      this.#commandWarned.add(key);
+      this.warn(message);
+    });
+    // What a command expands to passes userPromptExpansion (command-expansion.ts).
+    const scopeOf = new Map(entries.map((entry) => [entry.command, entry.scope]));
+    return Object.freeze(resolved.map((command) => expandingCommand(command, scopeOf.get(command) ?? 'user', this.#raw)));
   }
 
   /** The UI that now receives every notice and approval request (buffered ones first). */

@@ -18,6 +18,7 @@ import type {
   PostToolUseContext,
   PostToolUseResult,
   PromptSubmission,
+  PromptExpansionContext,
   PromptSubmitContext,
   SessionContext,
   SessionEndContext,
@@ -90,6 +91,11 @@ export const HOOK_CATALOGUE = deepFreeze({
     class: 'AsyncSeriesWaterfallHook', args: ['submission', 'context'], failure: 'deny',
     fires: 'before the prompt enters history',
     doc: 'Block the prompt (it never enters history, H6) or add context after it.',
+  }),
+  userPromptExpansion: hook<AsyncSeriesBailHook<[PromptExpansionContext], PromptSubmission | undefined>>({
+    class: 'AsyncSeriesBailHook', args: ['context'], failure: 'skip',
+    fires: "when a command the user ran expanded to a prompt (a command of `kernel.commands()`), before the prompt is run",
+    doc: "`block` drops the expansion (the command fails with the reason); `additionalContext` goes after the prompt. The prompt then passes userPromptSubmit.",
   }),
   buildSystemPrompt: hook<SyncWaterfallHook<[string[], SystemPromptContext]>>({
     class: 'SyncWaterfallHook', args: ['parts', 'context'], failure: 'keep-value',

@@ -42,6 +42,20 @@ export interface PromptSubmitContext extends RunContext {
   prompt: string;
 }
 
+/**
+ * userPromptExpansion's context: a command the user ran (a command file, a skill, a plugin's
+ * command) expanded to `prompt`, before that prompt is run.
+ */
+export interface PromptExpansionContext extends RunContext {
+  /** The command's name, without the slash. */
+  command: string;
+  args: string;
+  /** Whose the command is, and the file it comes from. */
+  scope: 'builtin' | 'user' | 'project';
+  source?: string;
+  prompt: string;
+}
+
 /** A blocking answer (userPromptSubmit, preToolUse, preCompact, or a layer that refuses). */
 export interface BlockDecision {
   block: true;

@@ -23,6 +23,7 @@ import type { TodoLists } from './todos.js';
 import type { ClaudePluginBundles, ClaudePluginRootSource } from './claude-plugins.js';
 import type { WorkspaceTrust } from './trust.js';
 import type { CommandEnvironment } from './command-environment.js';
+import type { InstructionLoads } from './instruction-loads.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`mewcode/${name}`) as ServiceIdentifier<T>;
 
@@ -91,4 +92,6 @@ export const TOKENS = Object.freeze({
   TodoLists: token<TodoLists>('TodoLists'),
   /** CommandEnvironment: variables later bash commands get (a SessionStart hook's CLAUDE_ENV_FILE; tool-bash). */
   CommandEnvironment: token<CommandEnvironment>('CommandEnvironment'),
+  /** InstructionLoads: each instruction file as it joins a session's context (system-prompt; the hooks' InstructionsLoaded). */
+  InstructionLoads: token<InstructionLoads>('InstructionLoads'),
 } as const);

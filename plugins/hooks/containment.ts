@@ -29,7 +29,7 @@ import type { HookResult } from './decision.js';
 import { AFTER_TOOL } from './events.js';
 
 /** The events where a hook that could not run refuses instead (a skipped guard is a bypassed guard). */
-const REFUSING: ReadonlySet<string> = new Set(['PreToolUse', 'UserPromptSubmit']);
+const REFUSING: ReadonlySet<string> = new Set(['PreToolUse', 'UserPromptSubmit', 'UserPromptExpansion']);
 
 /** A command hook as it runs: a shell line, or a program and its arguments (exec form). */
 export interface HookCommand {

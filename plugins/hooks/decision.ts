@@ -3,14 +3,14 @@
  * - exit 0: success. stdout that starts with `{` is the structured output (decision, reason,
  *   continue, stopReason, systemMessage, hookSpecificOutput.{permissionDecision,
  *   permissionDecisionReason, updatedInput, additionalContext}); other stdout becomes context
- *   for UserPromptSubmit and SessionStart only;
+ *   for UserPromptSubmit, UserPromptExpansion and SessionStart only;
  * - exit 2: blocks where the event can block, the reason being the JSON `reason` or stderr;
  * - anything else, a timeout, or a hook that could not run: a failure the user is shown, and the
  *   action goes on (no decision) — unless stdout is a JSON object, which decides whatever the
  *   exit code (as in Claude Code).
  */
 import type { CommandOutcome } from './run-command.js';
-import { AFTER_TOOL, BLOCKING, MAX_HOOK_TEXT, type ClaudeEvent } from './events.js';
+import { AFTER_TOOL, BLOCKING, MAX_HOOK_TEXT, TELL_ONLY, type ClaudeEvent } from './events.js';
 
 export type HookResultKind = 'ok' | 'blocked' | 'failed';
 
@@ -56,6 +56,9 @@ export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResu
   const result: HookResult = { kind: 'ok', exit: `exit ${outcome.code}` };
   const systemMessage = str(json?.systemMessage);
   if (systemMessage) result.systemMessage = cap(systemMessage);
+  // Told only (InstructionsLoaded): exit 2, a decision, context and `continue` are not read; a
+  // hook that failed otherwise is still a failure the user is shown.
+  if (TELL_ONLY.has(event) && (outcome.code === 0 || outcome.code === 2 || json)) return result;
 
   if (outcome.code === 2) {
     if (!BLOCKING.has(event)) {
@@ -74,7 +77,7 @@ export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResu
   }
   if (!json) {
     const text = outcome.stdout.trim();
-    if (text && (event === 'UserPromptSubmit' || event === 'SessionStart')) result.additionalContext = cap(text);
+    if (text && (event === 'UserPromptSubmit' || event === 'UserPromptExpansion' || event === 'SessionStart')) result.additionalContext = cap(text);
     return result;
   }
   if (json.continue === false) result.stop = cap(str(json.stopReason) ?? 'a hook asked to stop');

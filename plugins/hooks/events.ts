@@ -25,6 +25,8 @@ export const CLAUDE_EVENTS = [
   'PermissionDenied',
   'StopFailure',
   'PostToolBatch',
+  'InstructionsLoaded',
+  'UserPromptExpansion',
 ] as const;
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
 
@@ -35,12 +37,10 @@ export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
  */
 export const UNSUPPORTED_EVENTS: readonly string[] = [
   'Setup',
-  'UserPromptExpansion',
   'MessageDisplay',
   'TaskCreated',
   'TaskCompleted',
   'TeammateIdle',
-  'InstructionsLoaded',
   'ConfigChange',
   'CwdChanged',
   'DirectoryAdded',
@@ -60,6 +60,12 @@ export const TOOL_EVENTS: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'Per
  * `decision: "block"`'s reason go to the model with the tool's result(s), as does `additionalContext`.
  */
 export const AFTER_TOOL: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure', 'PostToolBatch']);
+
+/**
+ * Events that only tell (Claude Code: no decision control, the exit code ignored): what a hook
+ * answers decides nothing and adds nothing to the context; only a JSON `systemMessage` is shown.
+ */
+export const TELL_ONLY: ReadonlySet<string> = new Set(['InstructionsLoaded']);
 
 /** The file tools: Claude's `file_path` (absolute, as Claude Code gives it) whichever name the call used. */
 const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'write_file', 'edit_file']);
@@ -147,7 +153,7 @@ function compileMatcher(matcher: string): (subject: string) => boolean {
  * Events whose exit 2 / decision can block (or, for Stop, send the agent back to work; for
  * PreCompact, stop a compaction the user asked for — an automatic one is only warned about).
  */
-export const BLOCKING: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact']);
+export const BLOCKING: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'UserPromptSubmit', 'UserPromptExpansion', 'Stop', 'SubagentStop', 'PreCompact']);
 
 /** Seconds: Claude Code's defaults (600 s; UserPromptSubmit 30 s; SessionEnd a short budget). */
 export function defaultTimeoutSec(event: ClaudeEvent): number {

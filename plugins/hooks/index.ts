@@ -15,7 +15,9 @@
  * SessionEnd → sessionEnd (reason prompt_input_exit or other) and sessionResume (the session left:
  * reason clear or resume), PreCompact → preCompact, PostCompact → postCompact, PermissionDenied →
  * permissionDecided (a refusal not a hook's), StopFailure → stop (a run ended on an error),
- * PostToolBatch → preModelRequest (the request after a turn's calls), Notification → notification.
+ * PostToolBatch → preModelRequest (the request after a turn's calls), Notification → notification,
+ * UserPromptExpansion → userPromptExpansion (a command the user ran expanded to a prompt; a block
+ * drops it), InstructionsLoaded → TOKENS.InstructionLoads (the system-prompt plugin's loads).
  *
  * Claude Code plugins' hooks (TOKENS.ClaudePluginBundles) are the user's own (plugin-hooks.ts).
  * Project hooks run only in a trusted project; the user's own commands run in the OS sandbox

@@ -108,8 +108,9 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
   const claude = new HookDispatcher(conditioned.rules, deps, conditioned.conditions);
   const own = new RuleEngine(files.rules, deps);
   const envFiles = new SessionEnvFile();
-  tapAll(kernel, claude, own, envFiles);
+  const untap = tapAll(kernel, claude, own, envFiles);
   return () => {
+    untap();
     envFiles.close();
     claude.close();
     own.close();
@@ -122,7 +123,9 @@ function own(context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Recor
   return { session_id: context.sessionId, cwd: context.projectRoot, ...(context.mode ? { mode: context.mode } : {}), ...(context.agentId !== 'main' ? { agent_id: context.agentId } : {}) };
 }
 
-function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, envFiles: SessionEnvFile): void {
+/** Returns how to stop listening to other plugins' services. */
+function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, envFiles: SessionEnvFile): () => void {
+  const stops: (() => void)[] = [];
   // The mode is spelled as Claude Code spells it: a default-mode run under dontAsk is `dontAsk`.
   const modes = new HookModes(kernel);
   const transcripts = new ClaudeTranscripts(kernel, (message) => kernel.warn(message));
@@ -470,6 +473,43 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     });
   }
 
+  if (hooks.listens('UserPromptExpansion')) {
+    // A command the user ran expanded to a prompt (kernel/command-expansion.ts); the matcher is the
+    // command's name. Exit 2, `decision: "block"` or `continue: false` drops the expansion, the
+    // reason shown to the user; stdout or additionalContext goes after the prompt.
+    kernel.hooks.userPromptExpansion.tapPromise(NAME, async (context) => {
+      const results = await hooks.dispatch('UserPromptExpansion', [context.command], () => ({
+        ...common(context),
+        expansion_type: 'slash_command',
+        command_name: context.command,
+        command_args: context.args,
+        command_source: context.scope,
+        prompt: `/${context.command}${context.args !== '' ? ` ${context.args}` : ''}`,
+      }));
+      const blocked = results.find((entry) => entry.result.kind === 'blocked' || entry.result.stop !== undefined);
+      if (blocked) return { additionalContext: [], block: { block: true, reason: blocked.result.reason ?? blocked.result.stop ?? 'blocked by a hook', by: byHook(blocked) } };
+      const texts = results.flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
+      return texts.length === 0 ? undefined : { additionalContext: texts };
+    });
+  }
+
+  if (hooks.listens('InstructionsLoaded') && kernel.container.isBound(TOKENS.InstructionLoads)) {
+    // Each instruction file as it joins the context (the system-prompt plugin's): the session's at
+    // its start, their imports, a subfolder's when a file tool first touches a file under it. The
+    // matcher is the load reason; the hook is told only (decision.ts TELL_ONLY), and the load waits for it.
+    stops.push(kernel.container.get(TOKENS.InstructionLoads).onLoad(async (load) => {
+      const { session } = load;
+      await hooks.dispatch('InstructionsLoaded', [load.loadReason], () => ({
+        ...common(session),
+        file_path: load.filePath,
+        memory_type: load.memoryType,
+        load_reason: load.loadReason,
+        ...(load.triggerFilePath !== undefined ? { trigger_file_path: load.triggerFilePath } : {}),
+        ...(load.parentFilePath !== undefined ? { parent_file_path: load.parentFilePath } : {}),
+      }));
+    }));
+  }
+
   if (listens('Notification')) {
     kernel.hooks.notification.tapPromise(NAME, async (payload) => {
       // Our own reports (a failed hook) would otherwise start Notification hooks about themselves.
@@ -488,5 +528,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
       ));
     });
   }
+  return () => {
+    for (const stop of stops) stop();
+  };
 }
-

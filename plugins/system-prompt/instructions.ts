@@ -12,6 +12,7 @@
 import path from 'node:path';
 import { projectBoundary, readProjectTextFile } from '../../config/project-file.js';
 import { followImports, type ImportContext } from './imports.js';
+import type { InstructionMemoryType } from '../../types/instruction-loads.js';
 
 export { MAX_IMPORT_DEPTH, MAX_IMPORTED_BYTES } from './imports.js';
 
@@ -24,6 +25,8 @@ export interface InstructionFile {
   truncated: boolean;
   /** Set on a file an `@path` import brought in: the file that imports it. */
   importedBy?: string;
+  /** Whose it is (an imported file is its instruction file's): the user's, the project's, the local one. */
+  memoryType?: InstructionMemoryType;
 }
 
 /** Whose files to read: the user's (`~/.mewcode/`) and the project's (default both). */
@@ -35,6 +38,23 @@ export interface InstructionSources {
 export interface ReadInstructionOptions {
   /** True for a file the read rules deny or ask about: such a file is never imported. */
   hidden?: ((absolutePath: string) => boolean) | undefined;
+  /**
+   * Filled with the real paths read and the imported bytes counted, so that files loaded later in
+   * the session (a subfolder's, nested-instructions.ts) are not read twice and share the import budget.
+   */
+  included?: Set<string>;
+  bytes?: { total: number };
+}
+
+/** A project folder's instruction files, in reading order (the root's, and a subfolder's: nested-instructions.ts). */
+export function folderInstructionFiles(dir: string): string[] {
+  return [...INSTRUCTION_FILES.map((name) => path.join(dir, name)), path.join(dir, '.claude', 'CLAUDE.md'), path.join(dir, 'CLAUDE.local.md')];
+}
+
+/** Claude Code's memory types: CLAUDE.local.md is the project's local file; the rest of the project's are the project's. */
+export function memoryTypeOf(file: string, user: boolean): InstructionMemoryType {
+  if (user) return 'User';
+  return path.basename(file) === 'CLAUDE.local.md' ? 'Local' : 'Project';
 }
 
 /** `warn` is told each file that exists but is not used, and why. */
@@ -47,16 +67,14 @@ export function readInstructionFiles(
 ): InstructionFile[] {
   // A project that is the home directory has no files of its own: ~/CLAUDE.md is the user's.
   const root = projectBoundary(projectRoot, homeDir);
-  const files: { file: string; root?: string }[] = [];
+  const files: { file: string; root?: string; user?: true }[] = [];
   const inProject = root !== undefined ? { root } : {};
   if (sources.user) {
-    for (const name of INSTRUCTION_FILES) files.push({ file: path.join(homeDir, '.mewcode', name) });
-    files.push({ file: path.join(homeDir, '.claude', 'CLAUDE.md') });
+    for (const name of INSTRUCTION_FILES) files.push({ file: path.join(homeDir, '.mewcode', name), user: true });
+    files.push({ file: path.join(homeDir, '.claude', 'CLAUDE.md'), user: true });
   }
   if (sources.project) {
-    for (const name of INSTRUCTION_FILES) files.push({ file: path.join(projectRoot, name), ...inProject });
-    files.push({ file: path.join(projectRoot, '.claude', 'CLAUDE.md'), ...inProject });
-    files.push({ file: path.join(projectRoot, 'CLAUDE.local.md'), ...inProject });
+    for (const file of folderInstructionFiles(projectRoot)) files.push({ file, ...inProject });
   }
   const found: InstructionFile[] = [];
   const seen = new Set<string>();
@@ -66,10 +84,10 @@ export function readInstructionFiles(
     maxFileBytes: MAX_INSTRUCTION_BYTES,
     warn,
     hidden: options.hidden,
-    included: new Set(),
-    bytes: { total: 0 },
+    included: options.included ?? new Set(),
+    bytes: options.bytes ?? { total: 0 },
   };
-  for (const { file, root } of files) {
+  for (const { file, root, user } of files) {
     // In the home directory, the project's .claude/CLAUDE.md is the user's: read once.
     if (seen.has(file)) continue;
     seen.add(file);
@@ -82,8 +100,9 @@ export function readInstructionFiles(
     if (imports.included.has(read.realPath)) continue;
     imports.included.add(read.realPath);
     if (read.text.trim() === '') continue;
-    found.push({ file, text: read.text, truncated: read.truncated });
-    found.push(...followImports(file, read.text, root !== undefined ? { kind: 'project', root } : { kind: 'user' }, 0, imports));
+    const memoryType = memoryTypeOf(file, user === true);
+    found.push({ file, text: read.text, truncated: read.truncated, memoryType });
+    for (const imported of followImports(file, read.text, root !== undefined ? { kind: 'project', root } : { kind: 'user' }, 0, imports)) found.push({ ...imported, memoryType });
   }
   return found;
 }

@@ -294,6 +294,7 @@ const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
   McpServers: ['status', 'settled'],
   SessionStore: ['list', 'latest', 'load'],
   TodoLists: ['current', 'onChange'],
+  InstructionLoads: ['onLoad'],
   CompactionService: ['estimateTokens', 'shouldCompact', 'compact'],
   ClaudePluginBundles: ['list'],
   ClaudePluginRoots: ['name', 'roots'],

@@ -454,6 +454,34 @@ async function stopContinuationScenario(): Promise<Set<HookName>> {
   return seenHooks(fires);
 }
 
+/** A command that expands to a prompt: userPromptExpansion may drop the expansion or add context after it. */
+async function commandExpansionScenario(): Promise<Set<HookName>> {
+  const expander = definePlugin({
+    name: 'expander',
+    bindings: new ContainerModule(({ bind }) => {
+      bind(TOKENS.Command).toConstantValue({ name: 'greet', description: 'greets', run: async (_session, args) => ({ prompt: `Say hello to ${args}.` }) });
+      bind(TOKENS.Command).toConstantValue({ name: 'version', description: 'prints', run: async () => ({ output: '1.0' }) });
+    }),
+    apply(kernel) {
+      kernel.hooks.userPromptExpansion.tapPromise('expander', async (context) =>
+        context.args === 'nobody' ? { additionalContext: [], block: { block: true, reason: 'no one to greet', by: 'expander' } } : { additionalContext: [`(expanded from /${context.command} ${context.args}, ${context.scope})`] },
+      );
+    },
+  });
+  const { kernel, fires } = await bootRecorded([], [expander]);
+  const command = (name: string) => kernel.commands().find((c) => c.name === name)!;
+  expect(await command('greet').run(kernel.session, 'the team', { mode: 'default' })).toEqual({ prompt: 'Say hello to the team.\n\n(expanded from /greet the team, builtin)' });
+  expect(await command('greet').run(kernel.session, 'nobody', { mode: 'default' })).toEqual({ output: '/greet was not run: expander: no one to greet', isError: true });
+  // A command that only prints expands nothing.
+  expect(await command('version').run(kernel.session, '', { mode: 'default' })).toEqual({ output: '1.0' });
+  const expansions = fires.filter((f) => f.hook === 'userPromptExpansion').map((f) => f.args[0] as { command: string; args: string; prompt: string; agentId: string; mode: string });
+  expect(expansions.map((e) => [e.command, e.args, e.prompt, e.agentId, e.mode])).toEqual([
+    ['greet', 'the team', 'Say hello to the team.', 'main', 'default'],
+    ['greet', 'nobody', 'Say hello to nobody.', 'main', 'default'],
+  ]);
+  return seenHooks(fires);
+}
+
 const scenarios: [string, () => Promise<Set<HookName>>][] = [
   ['a tool call: preToolUse → checkPermission → requestApproval → permissionDecided → postToolUse, each append announced', toolCallScenario],
   ['compaction through the bound CompactionService: manual (compactNow) and emergency (prompt_too_long)', compactionScenario],
@@ -466,6 +494,7 @@ const scenarios: [string, () => Promise<Set<HookName>>][] = [
   ['buildSystemPrompt once per tool list, buildEnvironment for every request', promptAndEnvironmentScenario],
   ['userPromptSubmit blocks (nothing enters history) or adds context after the prompt', promptSubmitScenario],
   ['stop may send a completed run back to work, at most MAX_STOP_CONTINUATIONS times', stopContinuationScenario],
+  ['userPromptExpansion: a command that expands to a prompt, dropped or given context', commandExpansionScenario],
 ];
 
 test.each(scenarios)('%s', async (_name, scenario) => {
