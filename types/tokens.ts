@@ -23,6 +23,7 @@ import type { TodoLists } from './todos.js';
 import type { ClaudePluginBundles, ClaudePluginRootSource } from './claude-plugins.js';
 import type { WorkspaceTrust } from './trust.js';
 import type { CommandEnvironment } from './command-environment.js';
+import type { ComponentHooks } from './component-hooks.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`mewcode/${name}`) as ServiceIdentifier<T>;
 
@@ -91,4 +92,6 @@ export const TOKENS = Object.freeze({
   TodoLists: token<TodoLists>('TodoLists'),
   /** CommandEnvironment: variables later bash commands get (a SessionStart hook's CLAUDE_ENV_FILE; tool-bash). */
   CommandEnvironment: token<CommandEnvironment>('CommandEnvironment'),
+  /** ComponentHooks: runs a skill's, command file's or agent definition's own `hooks:` while it is active (hooks plugin). */
+  ComponentHooks: token<ComponentHooks>('ComponentHooks'),
 } as const);
