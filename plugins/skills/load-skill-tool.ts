@@ -51,7 +51,7 @@ export function loadSkillTool(deps: ActivationDeps): Tool {
       if (outcome.kind === 'error') return { content: outcome.message, isError: true };
       if (outcome.kind === 'fork') return { content: outcome.text, isError: outcome.isError };
       // Its hooks, and its `model:`, hold for the rest of this turn.
-      deps.hooks.forTurn(context.session, outcome.endHooks);
+      deps.hooks.forTurn(context.session, outcome.skill, outcome.endHooks);
       const refused = deps.models.apply(context.session, outcome.skill);
       if (refused) return { content: `The skill "${outcome.skill.name}" is active, but ${refused}; the session's model continues.`, isError: true };
       return {

@@ -35,7 +35,7 @@ export function skillCommand(deps: ActivationDeps, skill: Skill): Command {
         return { output: refused, isError: true };
       }
       // Its hooks hold for the turn this prompt starts.
-      deps.hooks.forTurn(session, outcome.endHooks, prompt);
+      deps.hooks.forTurn(session, outcome.skill, outcome.endHooks, prompt);
       return { prompt };
     },
   };

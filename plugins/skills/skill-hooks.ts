@@ -21,6 +21,8 @@ import type { Skill } from './skill.js';
 import { readSkillFile } from './skill-file.js';
 
 interface TurnHooks {
+  /** The SKILL.md: a skill activated again in its turn replaces its hooks (they never run twice). */
+  file: string;
   dispose: () => void;
   /** A `/name`'s prompt: its submission starts the turn the hooks are for. */
   prompt?: string;
@@ -78,9 +80,13 @@ export class SkillHooks {
   }
 
   /** An inline skill's hooks: kept for the turn (`prompt`: the `/name`'s prompt that starts it; undefined: the turn running now). */
-  forTurn(session: AgentKey, dispose: () => void, prompt?: string): void {
-    const list = this.#byAgent.get(keyOf(session)) ?? [];
-    list.push({ dispose, ...(prompt !== undefined ? { prompt } : {}), started: prompt === undefined });
+  forTurn(session: AgentKey, skill: Pick<Skill, 'file'>, dispose: () => void, prompt?: string): void {
+    const list = (this.#byAgent.get(keyOf(session)) ?? []).filter((entry) => {
+      if (entry.file !== skill.file) return true;
+      entry.dispose();
+      return false;
+    });
+    list.push({ file: skill.file, dispose, ...(prompt !== undefined ? { prompt } : {}), started: prompt === undefined });
     this.#byAgent.set(keyOf(session), list);
   }
 
