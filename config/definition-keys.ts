@@ -1,8 +1,9 @@
 /**
  * Frontmatter keys a SKILL.md and a command file share with Claude Code, read the same way by
- * both readers: `disallowed-tools` and `arguments:`, and the warnings for a key that would
- * otherwise be dropped without a word — `hooks:` (MewCode does not run a skill's or a command's
- * own hooks) and a key no reader knows (a misspelling, named with the nearest known key).
+ * both readers: `disallowed-tools` and `arguments:`, and the warning for a key that would
+ * otherwise be dropped without a word: a key no reader knows (a misspelling, named with the
+ * nearest known key). `hooks:` is read by the hooks plugin (TOKENS.ComponentHooks), which warns
+ * about its own problems.
  */
 import { toolList } from './command-files.js';
 import { closestKey } from './unknown-keys.js';
@@ -23,20 +24,13 @@ export function argumentNamesOf(data: Readonly<Record<string, unknown>>): string
 }
 
 /**
- * One warning per key that is not read: `hooks:` (not run), and each key outside `known`
- * (with the nearest known key when it is close); the caller names the file and the key's line.
+ * One warning per key that is not read: each key outside `known` (with the nearest known key when
+ * it is close); the caller names the file and the key's line.
  */
-export function frontmatterKeyWarnings(data: Readonly<Record<string, unknown>>, known: readonly string[], what: 'skill' | 'command'): { key: string; message: string }[] {
+export function frontmatterKeyWarnings(data: Readonly<Record<string, unknown>>, known: readonly string[]): { key: string; message: string }[] {
   const warnings: { key: string; message: string }[] = [];
   const knownSet = new Set(known);
   for (const key of Object.keys(data)) {
-    if (key === 'hooks') {
-      warnings.push({
-        key,
-        message: `hooks: a ${what}'s own hooks are not run by MewCode (they are ignored); put them in a settings file's hooks or a Claude Code plugin's hooks/hooks.json, or use disallowed-tools to forbid tools`,
-      });
-      continue;
-    }
     if (knownSet.has(key)) continue;
     // Claude Code's spelling is named (`disallowed-tools`, not MewCode's `disallowed_tools` too).
     const near = closestKey(key, known.filter((name) => !(name.includes('_') && knownSet.has(name.replace(/_/g, '-')))));

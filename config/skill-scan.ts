@@ -1,6 +1,6 @@
 /**
  * The project's skills that run something, for the workspace trust scan: each SKILL.md with a
- * `` !`command` `` line or a ```` ```! ```` block in a skills root that is the project's — the
+ * `` !`command` `` line, a ```` ```! ```` block or its own frontmatter `hooks:` in a skills root that is the project's — the
  * default roots inside it (`.claude/skills`, `.agents/skills`, `.mewcode/skills`), a configured
  * root inside it (whoever wrote it), and a root the project's configuration names anywhere — as a
  * whole file under the key `skills`, its exact text the value. Found and read as the skills plugin
@@ -14,6 +14,7 @@ import { hasShellLines, runnableText, shellLineCommands } from './command-files.
 import { readProjectTextFile } from './project-file.js';
 import { DEFAULT_EXTRA_ROOTS, MAX_SKILL_FILE_BYTES, PROJECT_SKILLS_DIR, SKILL_FILE, listRoot, resolveRoot } from './skill-files.js';
 import { summarizeSkillFile } from './trust-summary.js';
+import { frontmatterHookCommands, hasFrontmatterHooks } from './frontmatter-hooks.js';
 import { isPathWithin } from '../types/path-within.js';
 
 /** The key a project's SKILL.md is listed, hashed and approved under. */
@@ -99,8 +100,10 @@ export async function skillsThatRunCode(seen: SkillRootsSeen, display: (file: st
       if (!info || (!info.isDirectory() && !info.isSymbolicLink())) continue;
       const file = path.join(dir, name, SKILL_FILE);
       const read = readProjectTextFile(file, { maxBytes: MAX_SKILL_FILE_BYTES, root: confinedTo });
-      if (!read.ok || !hasShellLines(read.text)) continue;
-      settings.push({ file, display: display(file), key: SKILLS_KEY, value: read.text, summary: summarizeSkillFile(skillName(read.text, name), shellLineCommands(read.text)) });
+      if (!read.ok) continue;
+      const hooks = hasFrontmatterHooks(read.text) ? frontmatterHookCommands(read.text) : undefined;
+      if (!hasShellLines(read.text) && hooks === undefined) continue;
+      settings.push({ file, display: display(file), key: SKILLS_KEY, value: read.text, summary: summarizeSkillFile(skillName(read.text, name), shellLineCommands(read.text), hooks) });
     }
   }
   return settings;

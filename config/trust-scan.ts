@@ -9,15 +9,15 @@
  *   .mewcode/hooks.yaml, .mcp.json   whole files (hooks, MCP servers)
  *   .claude/agents/*.md, .mewcode/agents/*.md   whole files (sub-agent definitions)
  *   .claude/commands/**\/*.md, .mewcode/commands/**\/*.md   whole files, only those with a
- *                                `` !`command` `` line or `allowed-tools` (custom commands that
- *                                run something or pre-approve tools for their turn; text-only
- *                                commands need no trust and are not listed)
+ *                                `` !`command` `` line, `allowed-tools` or `hooks:` (custom
+ *                                commands that run something or pre-approve tools for their
+ *                                turn; text-only commands need no trust and are not listed)
  *   .claude/settings.json, .claude/settings.local.json   Claude Code's settings: hooks and
  *                                permissions (as in .mewcode/settings.*) and its plugin settings
  *   .claude/skills/*\/SKILL.md, .agents/skills/*\/SKILL.md, .mewcode/skills/*\/SKILL.md, and
  *   the SKILL.md files of every other skills root that is the project's (skill-scan.ts)
- *                                whole files, only those with a `` !`command` `` line or a
- *                                ```` ```! ```` block, under the key `skills`
+ *                                whole files, only those with a `` !`command` `` line, a
+ *                                ```` ```! ```` block or `hooks:`, under the key `skills`
  *
  * plus the code those settings name (trust-code.ts), each file under the key `code` with the
  * sha256 of its content as its value.
@@ -39,6 +39,7 @@ import { parseConfigTextCached } from './parse-cache.js';
 import { readProjectTextFile } from './project-file.js';
 import { SETTINGS_FILE_NAMES } from './settings-files.js';
 import { extraRootsOf, skillsThatRunCode } from './skill-scan.js';
+import { frontmatterHookCommands, hasFrontmatterHooks } from './frontmatter-hooks.js';
 import { codeFilesOf, describeCodeFile } from './trust-code.js';
 import { openCodeCache } from './trust-code-stamps.js';
 import { CLAUDE_SETTINGS_TRUST_PATHS, CONFIG_TRUST_PATHS, SETTINGS_TRUST_PATHS, type TrustPath, findTrustSettings } from './trust-keys.js';
@@ -200,8 +201,8 @@ async function userSkillRoots(homeDir: string): Promise<string[] | undefined> {
 }
 
 /**
- * The project's custom command files with a `` !`command` `` line or `allowed-tools` (which
- * pre-approve tools for the command's turn), each a whole file under the key `commands`, found and read exactly as the custom-commands plugin finds and reads them
+ * The project's custom command files with a `` !`command` `` line, `allowed-tools` (which
+ * pre-approve tools for the command's turn) or their own `hooks:`, each a whole file under the key `commands`, found and read exactly as the custom-commands plugin finds and reads them
  * (command-files.ts), so the text trust approves is the text that runs.
  */
 async function commandsThatRunCode(root: string, display: (file: string) => string): Promise<ScannedSetting[]> {
@@ -214,8 +215,9 @@ async function commandsThatRunCode(root: string, display: (file: string) => stri
       const read = readProjectTextFile(file, { maxBytes: MAX_COMMAND_FILE_BYTES, root });
       if (!read.ok) continue;
       const tools = commandAllowedTools(read.text);
-      if (!hasShellLines(read.text) && tools.length === 0) continue;
-      found.push({ file, display: display(file), key: 'commands', value: read.text, summary: summarizeCommandFile(parts.at(-1)!, shellLineCommands(read.text), tools) });
+      const hooks = hasFrontmatterHooks(read.text) ? frontmatterHookCommands(read.text) : undefined;
+      if (!hasShellLines(read.text) && tools.length === 0 && hooks === undefined) continue;
+      found.push({ file, display: display(file), key: 'commands', value: read.text, summary: summarizeCommandFile(parts.at(-1)!, shellLineCommands(read.text), tools, hooks) });
     }
   }
   return found;

@@ -92,19 +92,29 @@ export function summarizeFile(key: string, text: string): string {
   return `the whole file (${lines} line${lines === 1 ? '' : 's'})`;
 }
 
+/** `runs hooks (PreToolUse: ./guard.sh, …)`: a definition file's own frontmatter hooks, or undefined when it has none. */
+function hooksPart(hooks: readonly string[] | undefined): string | undefined {
+  if (hooks === undefined) return undefined;
+  return hooks.length > 0 ? `runs hooks (${hooks.join(', ')})` : 'runs hooks';
+}
+
 /**
  * A custom command file that runs something or pre-approves tools: its name, the commands of its
- * `` !`…` `` lines and its `allowed-tools`.
+ * `` !`…` `` lines, its `allowed-tools` and its own hooks (`hooks`: their `Event: command`s; undefined: it has none).
  */
-export function summarizeCommandFile(name: string, commands: readonly string[], allowedTools: readonly string[] = []): string {
+export function summarizeCommandFile(name: string, commands: readonly string[], allowedTools: readonly string[] = [], hooks?: readonly string[]): string {
+  const ran = hooksPart(hooks);
   const parts = [
     ...(commands.length > 0 ? [`runs ${commands.map((command) => `!\`${command}\``).join(', ')}`] : []),
     ...(allowedTools.length > 0 ? [`pre-approves ${allowedTools.join(', ')} for its turn`] : []),
+    ...(ran !== undefined ? [ran] : []),
   ];
   return cut(`/${name} ${parts.join('; ')}`);
 }
 
-/** A project's skill whose SKILL.md runs something: its name and the commands of its `` !`…` `` lines. */
-export function summarizeSkillFile(name: string, commands: readonly string[]): string {
-  return cut(`skill ${name} runs ${commands.map((command) => `!\`${command}\``).join(', ')}`);
+/** A project's skill whose SKILL.md runs something: its name, the commands of its `` !`…` `` lines and its own hooks. */
+export function summarizeSkillFile(name: string, commands: readonly string[], hooks?: readonly string[]): string {
+  const ran = hooksPart(hooks);
+  const parts = [...(commands.length > 0 ? [`runs ${commands.map((command) => `!\`${command}\``).join(', ')}`] : []), ...(ran !== undefined ? [ran] : [])];
+  return cut(`skill ${name} ${parts.join('; ')}`);
 }

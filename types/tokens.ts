@@ -24,6 +24,7 @@ import type { ClaudePluginBundles, ClaudePluginRootSource } from './claude-plugi
 import type { WorkspaceTrust } from './trust.js';
 import type { CommandEnvironment } from './command-environment.js';
 import type { InstructionLoads } from './instruction-loads.js';
+import type { ComponentHooks } from './component-hooks.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`mewcode/${name}`) as ServiceIdentifier<T>;
 
@@ -94,4 +95,6 @@ export const TOKENS = Object.freeze({
   CommandEnvironment: token<CommandEnvironment>('CommandEnvironment'),
   /** InstructionLoads: each instruction file as it joins a session's context (system-prompt; the hooks' InstructionsLoaded). */
   InstructionLoads: token<InstructionLoads>('InstructionLoads'),
+  /** ComponentHooks: runs a skill's, command file's or agent definition's own `hooks:` while it is active (hooks plugin). */
+  ComponentHooks: token<ComponentHooks>('ComponentHooks'),
 } as const);

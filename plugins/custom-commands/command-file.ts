@@ -16,6 +16,7 @@ import { expandPluginVariables, withoutProjectDir } from '../../types/claude-plu
 import { readFrontmatter } from '../../sdk/frontmatter.js';
 import { claudeFlag } from '../../types/claude-boolean.js';
 import { argumentNamesOf, disallowedToolsOf, frontmatterKeyWarnings } from '../../config/definition-keys.js';
+import type { ComponentHooks } from '../../types/component-hooks.js';
 
 /** The keys a command file may hold (Claude Code's command and skill keys): any other is a warning naming the nearest. */
 const COMMAND_KEYS: readonly string[] = [
@@ -64,6 +65,14 @@ export interface CommandFile {
   mayRunShellLines: boolean;
   /** The Claude Code plugin it comes from (its name is then `plugin:command`). */
   plugin?: string;
+  /**
+   * The file's text when its frontmatter has `hooks:` that may run (the hooks plugin reads them
+   * from it while the command's turn lasts): always the user's own; a project's only when
+   * workspace trust approves exactly this text, as for its `!` lines.
+   */
+  hooksText?: string;
+  /** A Claude Code plugin's `${CLAUDE_PLUGIN_ROOT}` and the like, for its hooks' commands. */
+  variables?: Readonly<Record<string, string>>;
 }
 
 export function commandRoots(homeDir: string, projectRoot: string): CommandRoot[] {
@@ -87,7 +96,7 @@ async function rootMarkdownFiles(root: CommandRoot): Promise<string[]> {
 }
 
 /** Every command file of every root; a file that cannot be used is a warning naming it. */
-export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (message: string) => void, trust?: WorkspaceTrust): Promise<CommandFile[]> {
+export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (message: string) => void, trust?: WorkspaceTrust, hooks?: ComponentHooks): Promise<CommandFile[]> {
   const byName = new Map<string, CommandFile>();
   const loaded: CommandFile[] = [];
   for (const root of roots) {
@@ -112,7 +121,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
       }
       const data = parsed.data;
       const at = (key: string): string => (parsed.keyLines[key] === undefined ? shown : `${shown}:${parsed.keyLines[key]}`);
-      for (const { key, message } of frontmatterKeyWarnings(data, COMMAND_KEYS, 'command')) warn(`custom commands: ${at(key)}: ${message}`);
+      for (const { key, message } of frontmatterKeyWarnings(data, COMMAND_KEYS)) warn(`custom commands: ${at(key)}: ${message}`);
       // The project's path is filled in when the command runs, as in every command's text (command.ts).
       const expand = (text: string): string => (root.variables ? expandPluginVariables(text, withoutProjectDir(root.variables)) : text);
       const hint = argumentHintOf(data);
@@ -126,6 +135,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         warn(`custom commands: ${shown}: its allowed-tools (${allowedTools.join(', ')}) pre-approve nothing until this project is trusted with the file as it is now (the trust notice lists it); the command runs without them`);
       }
       const fork = forkOf(data, at, warn);
+      const hooksText = await hooksTextOf(data, read.text, { file, shown, name: parts.at(-1)!, scope: root.scope, ...(root.variables ? { variables: root.variables } : {}) }, warn, trust, hooks);
       const command: CommandFile = {
         name: parts.at(-1)!,
         file,
@@ -144,6 +154,8 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         // Asked only of a file that runs something: a text-only command needs no trust (and is not listed).
         mayRunShellLines: root.scope === 'user' || !hasShellLines(read.text) || trust?.approves(file, 'commands', read.text) === true,
         ...(root.plugin ? { plugin: root.plugin } : {}),
+        ...(hooksText !== undefined ? { hooksText } : {}),
+        ...(root.variables ? { variables: root.variables } : {}),
       };
       loaded.push(command);
     }
@@ -168,6 +180,33 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
     byName.set(qualified, { ...command, name: qualified });
   }
   return [...byName.values()];
+}
+
+/**
+ * A command file's own `hooks:`: its problems said now (the hooks plugin checks them as a settings
+ * file's, naming file, line and key), and the text they are read from when they may run — a
+ * project's file only once trust approves its exact text. Undefined: none to run.
+ */
+async function hooksTextOf(
+  data: Readonly<Record<string, unknown>>,
+  text: string,
+  where: { file: string; shown: string; name: string; scope: CommandScope; variables?: Readonly<Record<string, string>> },
+  warn: (message: string) => void,
+  trust: WorkspaceTrust | undefined,
+  hooks: ComponentHooks | undefined,
+): Promise<string | undefined> {
+  if (data.hooks === undefined || data.hooks === null) return undefined;
+  const label = `custom commands: /${where.name} (${where.shown})`;
+  if (!hooks) {
+    warn(`${label}: its hooks are not run: this build has no hooks plugin`);
+    return undefined;
+  }
+  for (const message of await hooks.check({ file: where.file, text, scope: where.scope, ...(where.variables ? { variables: where.variables } : {}) })) warn(message);
+  if (where.scope === 'project' && trust?.approves(where.file, 'commands', text) !== true) {
+    warn(`${label}: its hooks are not run: they need this project trusted with the file as it is now (the trust notice lists it): trust the workspace (mewcode --trust-project, or answer the trust question of an interactive session)`);
+    return undefined;
+  }
+  return text;
 }
 
 /** `context: fork` and its `agent:` (Claude Code's skill keys, accepted in command files too). */

@@ -9,7 +9,8 @@ import type { PermissionMode } from '../../types/permissions.js';
 import { chooseModel } from '../../sdk/model-choice.js';
 import { TOKENS } from '../../types/tokens.js';
 import { findRole, unknownAgentMessage, type SubagentRunner } from '../../types/subagents.js';
-import { wholeToolEntries } from '../../sdk/tool-denials.js';
+import { forkAgentId, wholeToolEntries } from '../../sdk/tool-denials.js';
+import type { ComponentHookScope } from '../../types/component-hooks.js';
 import { placeArguments, substituteArguments } from '../../config/command-arguments.js';
 import type { CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
@@ -22,11 +23,14 @@ export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: Co
   // `allowed-tools` pre-approves for the command's own `!` lines and then for its turn; a
   // command that stops without a prompt (a refusal, a failed line, a throw) takes it back.
   const variables = { CLAUDE_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: kernel.projectRoot };
+  // Its own hooks hold for its turn, from its `!` lines on, as its allowed-tools do (a fork's run in its sub-agent: runForked).
+  const endHooks = file.fork ? undefined : await startHooks({ sessionId: session.sessionId, agentId: session.agentId });
   grants.begin(
     session,
     file.allowedTools.map((entry) => expandSessionVariables(entry, variables)),
     label,
     { entries: file.disallowedTools.map((entry) => expandSessionVariables(entry, variables)), label, base: file.scope },
+    endHooks,
   );
   let result: CommandResult | undefined;
   try {
@@ -34,6 +38,12 @@ export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: Co
     return result;
   } finally {
     if (result?.prompt === undefined) grants.drop(session);
+  }
+
+  /** The file's own hooks for `scope`'s events (none when it has none that may run: command-file.ts). */
+  async function startHooks(scope: ComponentHookScope): Promise<(() => void) | undefined> {
+    if (file.hooksText === undefined || !kernel.container.isBound(TOKENS.ComponentHooks)) return undefined;
+    return kernel.container.get(TOKENS.ComponentHooks).activate({ file: file.file, text: file.hooksText, scope: file.scope, ...(file.variables ? { variables: file.variables } : {}) }, scope);
   }
 
   async function runFile(session: AgentSession, args: string, mode: PermissionMode, variables: Readonly<Record<string, string>>): Promise<CommandResult> {
@@ -129,15 +139,24 @@ export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: Co
     // `disallowed-tools`: a whole tool is not given to the sub-agent; a narrower entry (`Bash(rm:*)`)
     // is denied to it by the turn's deny list, which covers the sub-agents of the agent that ran the command.
     const denied = wholeToolEntries(file.disallowedTools);
-    const result = await runner.run({
-      parent: session,
-      prompt,
-      description: `command /${file.name}`,
-      mode,
-      ...(role ? { role } : {}),
-      ...(file.model ? { model: file.model } : {}),
-      ...(denied.length > 0 ? { disallowedTools: denied } : {}),
-    });
+    // Its hooks see the sub-agent's events (its Stop hooks as SubagentStop) while it runs.
+    const agentId = forkAgentId();
+    const endHooks = await startHooks({ sessionId: session.sessionId, agentId, asSubagent: true });
+    let result: Awaited<ReturnType<SubagentRunner['run']>>;
+    try {
+      result = await runner.run({
+        parent: session,
+        prompt,
+        description: `command /${file.name}`,
+        mode,
+        agentId,
+        ...(role ? { role } : {}),
+        ...(file.model ? { model: file.model } : {}),
+        ...(denied.length > 0 ? { disallowedTools: denied } : {}),
+      });
+    } finally {
+      endHooks?.();
+    }
     return { output: result.text || `(${label} ended without a final message: ${result.endReason})`, ...(result.isError ? { isError: true } : {}) };
   }
 }

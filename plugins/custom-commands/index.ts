@@ -93,7 +93,8 @@ class CustomCommands implements CommandProvider {
 
   async load(): Promise<void> {
     const trust = this.trust();
-    this.#files = await loadCommandFiles([...pluginCommandRoots(this.kernel), ...commandRoots(this.kernel.homeDir, this.kernel.projectRoot)], (message) => this.kernel.warn(message), trust);
+    const hooks = this.kernel.container.isBound(TOKENS.ComponentHooks) ? this.kernel.container.get(TOKENS.ComponentHooks) : undefined;
+    this.#files = await loadCommandFiles([...pluginCommandRoots(this.kernel), ...commandRoots(this.kernel.homeDir, this.kernel.projectRoot)], (message) => this.kernel.warn(message), trust, hooks);
   }
 
   /**

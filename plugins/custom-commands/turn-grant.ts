@@ -9,7 +9,7 @@
  * layer and a PreToolUse hook's ask or deny all still hold. Only the agent that ran the command is
  * covered (not its sub-agents).
  *
- * Lifetime: set when the command runs (so its own `!` lines are covered), kept for the turn its
+ * Lifetime (its own `hooks:` share it): set when the command runs (so its own `!` lines are covered), kept for the turn its
  * prompt starts, and dropped at the next prompt submitted. A command that fails drops it at once;
  * a submitted prompt that is not the command's (its turn never started: a hook blocked it)
  * drops it too, so a grant never reaches another turn.
@@ -32,6 +32,8 @@ interface Grant {
   started: boolean;
   /** Undoes what else the command changed for its turn (its `model`). */
   restore?: () => void;
+  /** Ends the command's own hooks (they last as long as the grant). */
+  endHooks?: () => void;
   /** Its `disallowed-tools`: denied for the same lifetime, to the agent and its sub-agents, whatever else allows. */
   denies?: DenyList;
 }
@@ -59,7 +61,7 @@ export class TurnGrants {
   ) {}
 
   /** The command starts running: its entries hold for its own `!` lines from now on. */
-  begin(context: AgentKey, entries: readonly string[], label: string, denies?: DenyList): void {
+  begin(context: AgentKey, entries: readonly string[], label: string, denies?: DenyList, endHooks?: () => void): void {
     this.drop(context);
     if (this.rulesOnly && entries.length > 0) {
       if (!this.#warned.has(label)) {
@@ -71,7 +73,7 @@ export class TurnGrants {
       entries = [];
     }
     // Kept even when empty: the grant also carries what the command changed for its turn (its model).
-    this.#byAgent.set(key(context), { grants: new GrantSet(entries), label, started: false, ...(denies && denies.entries.length > 0 ? { denies } : {}) });
+    this.#byAgent.set(key(context), { grants: new GrantSet(entries), label, started: false, ...(denies && denies.entries.length > 0 ? { denies } : {}), ...(endHooks ? { endHooks } : {}) });
   }
 
   /** The command succeeded: `prompt` is what it sends, `restore` undoes its model for the turn after. */
@@ -91,6 +93,7 @@ export class TurnGrants {
     if (!grant) return;
     this.#byAgent.delete(key(context));
     grant.restore?.();
+    grant.endHooks?.();
   }
 
   /** A prompt is submitted: the command's own starts its turn; any other ends the grant. */

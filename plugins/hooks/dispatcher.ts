@@ -73,9 +73,25 @@ export function recordRun(deps: Pick<DispatcherDeps, 'log' | 'warn' | 'notify'>,
   if (result.systemMessage) deps.notify(`hook ${run.name}: ${clean(result.systemMessage)}`);
 }
 
+/** Whose event is dispatched: a component's hooks (HookRule.within) run for their agent and its sub-agents only. */
+export interface EventAgent {
+  sessionId: string;
+  agentId: string;
+  parentAgentId?: string;
+}
+
+/** Whether a rule runs for this event's agent: a settings rule always, a component's only for its own. */
+function runsFor(rule: HookRule, who: EventAgent | undefined): boolean {
+  const within = rule.within;
+  if (within === undefined) return true;
+  return who !== undefined && who.sessionId === within.sessionId && (who.agentId === within.agentId || who.parentAgentId === within.agentId);
+}
+
 export class HookDispatcher {
   private readonly background = new Set<AbortController>();
   private closed = false;
+  /** `once: true` handlers that ran, by session: they do not run again in it. */
+  private readonly ranOnce = new Set<string>();
 
   constructor(
     private readonly rules: readonly HookRule[],
@@ -98,12 +114,23 @@ export class HookDispatcher {
    * `payload` is built only when a rule matches (most calls match none). `call`: the tool call of a
    * tool event, which a handler's `if` must match for it to run.
    */
-  async dispatch(event: ClaudeEvent, subjects: readonly string[], payload: () => Record<string, unknown>, call?: RuleSubject, envFile?: string): Promise<RuleResult[]> {
+  async dispatch(event: ClaudeEvent, subjects: readonly string[], payload: () => Record<string, unknown>, call?: RuleSubject, envFile?: string, who?: EventAgent): Promise<RuleResult[]> {
     if (this.closed) return [];
-    let matching = this.rules.filter((rule) => rule.event === event && matches(rule.matcher, subjects));
+    let matching = this.rules.filter((rule) => rule.event === event && runsFor(rule, who) && matches(rule.matcher, subjects));
     if (matching.some((rule) => this.conditions.has(rule))) {
       const meets = await Promise.all(matching.map((rule) => meetsCondition(this.conditions, rule, call)));
       matching = matching.filter((_rule, index) => meets[index]);
+    }
+    if (matching.some((rule) => rule.once)) {
+      // Claude Code's `once`: the first run in the session is the only one.
+      const session = who?.sessionId ?? '';
+      matching = matching.filter((rule) => {
+        if (!rule.once) return true;
+        const key = `${session}\u0000${rule.file}\u0000${rule.name}`;
+        if (this.ranOnce.has(key)) return false;
+        this.ranOnce.add(key);
+        return true;
+      });
     }
     if (matching.length === 0) return [];
     const full = { ...payload(), hook_event_name: event };

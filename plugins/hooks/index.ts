@@ -32,8 +32,12 @@ import { hookSettingsFiles, ruleFiles } from './files.js';
 import { hooksCommand } from './hooks-command.js';
 import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 import { readConfigFile } from '../../config/config-file.js';
+import type { ComponentHooks } from '../../types/component-hooks.js';
+import { loadOnce } from '../../sdk/load-once.js';
 
 const KERNEL_HOLDER = Symbol('hooks/kernel');
+/** The code of skills', commands' and agents' own hooks, loaded at the first use. */
+const loadComponentHooks = loadOnce(() => import('./component-hooks.js'));
 /** The settings readers' own limit: a larger file is refused there (and so loads the hook code here). */
 
 export interface HooksPluginOptions {
@@ -69,6 +73,28 @@ export function createHooksPlugin(options: HooksPluginOptions = {}): MewcodePlug
   // One plugin object may serve several kernels in a process (tests, custom builds).
   const closers = new Set<() => void>();
   const env = options.env ?? process.env;
+  /**
+   * TOKENS.ComponentHooks for one kernel: its code and its taps are loaded at the first skill,
+   * command or agent that has hooks (the settings' own hooks need none of it).
+   */
+  const componentHooks = (kernelOf: () => KernelApi | undefined): ComponentHooks => {
+    const startedAt = Date.now();
+    let runner: Promise<import('./component-hooks.js').ComponentHookRunner> | undefined;
+    const get = () =>
+      (runner ??= loadComponentHooks().then(({ ComponentHookRunner }) => {
+        // The kernel apply() was given: its hooks carry this plugin's name (the container's cannot tap).
+        const kernel = kernelOf();
+        if (!kernel) throw new Error('hooks: the hooks plugin was not applied, so a skill\'s, command\'s or agent\'s hooks cannot run');
+        const made = new ComponentHookRunner(kernel, env, startedAt);
+        closers.add(() => made.close());
+        return made;
+      }));
+    const service: ComponentHooks = {
+      check: async (file) => (await get()).check(file),
+      activate: async (file, scope) => (await get()).activate(file, scope),
+    };
+    return Object.freeze(service);
+  };
   return definePlugin({
     name: 'hooks',
     version: '0.1.0',
@@ -85,6 +111,8 @@ export function createHooksPlugin(options: HooksPluginOptions = {}): MewcodePlug
       const holder: { kernel?: KernelApi } = {};
       bind(KERNEL_HOLDER).toConstantValue(holder);
       bind(TOKENS.Command).toConstantValue(hooksCommand(() => holder.kernel));
+      bind(TOKENS.ComponentHooks)
+        .toConstantValue(componentHooks(() => holder.kernel));
     }),
     async apply(kernel) {
       kernel.container.get<{ kernel?: KernelApi }>(KERNEL_HOLDER).kernel = kernel;

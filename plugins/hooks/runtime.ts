@@ -4,15 +4,15 @@
  */
 import type { RunContext, SessionContext } from '../../types/hooks.js';
 import type { KernelApi } from '../../types/plugin.js';
-import type { RuleSubject } from '../../types/services.js';
+import type { PermissionRuleMatcher, RuleSubject } from '../../types/services.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { compileConditions } from './conditions.js';
-import { HookDispatcher, type RuleResult } from './dispatcher.js';
+import { HookDispatcher, type DispatcherDeps, type RuleResult } from './dispatcher.js';
 import { claudeToolInput, claudeToolName, fromClaudeToolInput, ownToolInput, toolNameAliases, type ClaudeEvent } from './events.js';
 import { HookLog } from './hook-log.js';
-import { loadHookRules } from './settings.js';
+import { loadHookRules, type HookRule } from './settings.js';
 import { loadPluginHooks } from './plugin-hooks.js';
 import { loadRuleFiles, type MewcodeEvent } from './rule-file.js';
 import { RuleEngine } from './rule-engine.js';
@@ -68,20 +68,11 @@ function sandboxReason(kernel: KernelApi): string {
   return status.reason ?? (status.disabledByUser ? 'turned off in your settings' : 'not active');
 }
 
-/** Read the rules and tap the kernel's hooks; returns how to close everything (undefined: no rules). */
-export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Promise<(() => void) | undefined> {
-  // Project code changed after this moment was not what the user trusted (containment.ts).
-  const sessionStartedAt = Date.now();
-  const trust = kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
-  const [settings, files] = await Promise.all([loadHookRules(kernel.projectRoot, kernel.homeDir, trust), loadRuleFiles(kernel.projectRoot, kernel.homeDir, trust)]);
-  const plugins = loadPluginHooks(kernel);
-  settings.rules.push(...plugins.rules);
-  for (const warning of [...files.warnings, ...settings.warnings, ...plugins.warnings]) kernel.warn(warning);
-  if (settings.rules.length === 0 && files.rules.length === 0) return undefined;
-  const log = new HookLog(kernel.projectRoot, (message) => kernel.warn(message));
+/** What both dispatchers share: the log, the sandbox, the sub-agent runner, the untrusted project's containment. */
+function dispatcherDeps(kernel: KernelApi, env: NodeJS.ProcessEnv, trust: WorkspaceTrust | undefined, log: HookLog, sessionStartedAt: number): DispatcherDeps {
   const sandbox = sandboxFor(kernel);
   const notify = (message: string): void => kernel.notify('notice', message);
-  const deps = {
+  return {
     projectRoot: kernel.projectRoot,
     homeDir: kernel.homeDir,
     env,
@@ -103,6 +94,20 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
       codeChanged: (hook) => commandCodeChangedSince(hook, kernel.projectRoot, sessionStartedAt, kernel.homeDir),
     }),
   };
+}
+
+/** Read the rules and tap the kernel's hooks; returns how to close everything (undefined: no rules). */
+export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Promise<(() => void) | undefined> {
+  // Project code changed after this moment was not what the user trusted (containment.ts).
+  const sessionStartedAt = Date.now();
+  const trust = kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
+  const [settings, files] = await Promise.all([loadHookRules(kernel.projectRoot, kernel.homeDir, trust), loadRuleFiles(kernel.projectRoot, kernel.homeDir, trust)]);
+  const plugins = loadPluginHooks(kernel);
+  settings.rules.push(...plugins.rules);
+  for (const warning of [...files.warnings, ...settings.warnings, ...plugins.warnings]) kernel.warn(warning);
+  if (settings.rules.length === 0 && files.rules.length === 0) return undefined;
+  const log = new HookLog(kernel.projectRoot, (message) => kernel.warn(message));
+  const deps = dispatcherDeps(kernel, env, trust, log, sessionStartedAt);
   // A handler's `if` is compiled by the permission rules' matcher; one that is not a rule is skipped.
   const conditioned = await compileConditions(kernel, settings.rules, (message) => kernel.warn(message));
   const claude = new HookDispatcher(conditioned.rules, deps, conditioned.conditions);
@@ -115,6 +120,49 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
     claude.close();
     own.close();
     log.close();
+  };
+}
+
+/**
+ * The dispatcher of skills', commands' and agents' own hooks (component-hooks.ts): its rules come
+ * and go while the session runs, so it is tapped on every event (a rule matching nothing costs a
+ * filter); its taps are made at the first activation, in a session that uses such hooks only.
+ */
+class ComponentDispatcher extends HookDispatcher {
+  override listens(): boolean {
+    return true;
+  }
+  override listensAny(): boolean {
+    return true;
+  }
+}
+
+/** The rules a component adds (and removes when it ends), their `if` matchers, and how to close. */
+export interface ComponentRules {
+  rules: HookRule[];
+  conditions: Map<HookRule, PermissionRuleMatcher>;
+  close(): void;
+}
+
+export function applyComponentHooks(kernel: KernelApi, env: NodeJS.ProcessEnv, startedAt: number): ComponentRules {
+  const trust = kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
+  const log = new HookLog(kernel.projectRoot, (message) => kernel.warn(message));
+  const deps = dispatcherDeps(kernel, env, trust, log, startedAt);
+  const rules: HookRule[] = [];
+  const conditions = new Map<HookRule, PermissionRuleMatcher>();
+  const dispatcher = new ComponentDispatcher(rules, deps, conditions);
+  const own = new RuleEngine([], deps);
+  const envFiles = new SessionEnvFile();
+  tapAll(kernel, dispatcher, own, envFiles);
+  return {
+    rules,
+    conditions,
+    close: () => {
+      envFiles.close();
+      dispatcher.close();
+      own.close();
+      log.close();
+    },
   };
 }
 
@@ -143,7 +191,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     call?: RuleSubject,
     envFile?: string,
   ): Promise<RuleResult[]> => {
-    const [first, second] = await Promise.all([rules.dispatch(ownEvent, context.sessionId, ownPayload), event ? hooks.dispatch(event, subjects, claudePayload, call, envFile) : Promise.resolve([])]);
+    const [first, second] = await Promise.all([rules.dispatch(ownEvent, context.sessionId, ownPayload), event ? hooks.dispatch(event, subjects, claudePayload, call, envFile, context) : Promise.resolve([])]);
     return [...first, ...second];
   };
 
@@ -196,7 +244,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
         tool_input: claudeToolInput(request.toolName, request.input, request.projectRoot, kernel.homeDir),
         tool_use_id: request.toolCallId,
         permission_suggestions: [],
-      }), { toolName: request.toolName, tool: request.tool, input: request.input, projectRoot: request.projectRoot });
+      }), { toolName: request.toolName, tool: request.tool, input: request.input, projectRoot: request.projectRoot }, undefined, context);
       const deny = results.find((entry) => entry.result.permission === 'deny');
       if (deny) {
         const stop = deny.result.stop === undefined ? {} : { stopRun: { reason: deny.result.stop, by: byHook(deny) } };
@@ -348,7 +396,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
         tool_input: claudeToolInput(request.toolName, request.input, request.projectRoot, kernel.homeDir),
         tool_use_id: decided.toolCallId,
         reason,
-      }), { toolName: request.toolName, tool: request.tool, input: request.input, projectRoot: request.projectRoot }));
+      }), { toolName: request.toolName, tool: request.tool, input: request.input, projectRoot: request.projectRoot }, undefined, context));
     });
   }
 
@@ -357,7 +405,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     // StopFailure, in place of Stop. Nothing it says changes the end.
     kernel.hooks.stop.tapPromise(NAME, async (context) => {
       if (context.reason !== 'error' || context.parentAgentId) return undefined;
-      remind(await hooks.dispatch('StopFailure', [], () => ({ ...common(context), error: failureMessage(context.finalText), last_assistant_message: context.finalText })));
+      remind(await hooks.dispatch('StopFailure', [], () => ({ ...common(context), error: failureMessage(context.finalText), last_assistant_message: context.finalText }), undefined, undefined, context));
       return undefined;
     });
   }
@@ -373,7 +421,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
       const batch = finishedBatch(request.messages, context.projectRoot, context.homeDir);
       if (!batch || lastBatch.get(`${context.sessionId}/${context.agentId}`) === batch.key) return request;
       lastBatch.set(`${context.sessionId}/${context.agentId}`, batch.key);
-      const results = await hooks.dispatch('PostToolBatch', [], () => ({ ...common(context), tool_calls: batch.calls }));
+      const results = await hooks.dispatch('PostToolBatch', [], () => ({ ...common(context), tool_calls: batch.calls }), undefined, undefined, context);
       remind(results);
       const texts = results.flatMap((entry) =>
         entry.result.kind === 'blocked' && entry.result.reason ? [`[${byHook(entry)}] ${entry.result.reason}`] : entry.result.additionalContext && !remindsMain(entry) ? [`[${byHook(entry)}] ${entry.result.additionalContext}`] : [],
@@ -455,7 +503,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
       // again with source "compact", and what it returns stands after the summary.
       kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
         if (context.agentId !== 'main') return;
-        const texts = (await hooks.dispatch('SessionStart', ['compact'], () => ({ ...common(context), source: 'compact', ...sessionModel(context) }))).flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
+        const texts = (await hooks.dispatch('SessionStart', ['compact'], () => ({ ...common(context), source: 'compact', ...sessionModel(context) }), undefined, undefined, context)).flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
         if (texts.length > 0) (state.reinject ??= []).push(...texts);
       });
     }

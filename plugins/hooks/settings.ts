@@ -93,6 +93,10 @@ export interface HookRule {
    * matches (dispatcher.ts), elsewhere it does nothing.
    */
   unrunnable?: string;
+  /** A skill's, command's or agent's own hook (component-hooks.ts): it runs for this agent's events (and its sub-agents') only. */
+  within?: { sessionId: string; agentId: string };
+  /** Claude Code's `once: true` (a component's frontmatter only): it runs once per session. */
+  once?: boolean;
 }
 
 export interface HookSource {
@@ -161,7 +165,8 @@ export async function loadHookRules(projectRoot: string, homeDir: string, trust:
   return { rules, sources, warnings };
 }
 
-export function parseHooks(node: LocatedNode, scope: HookScope, file: string, warnings: string[], projectScope: boolean): HookRule[] {
+/** `once`: the handler key Claude Code reads in a skill's or agent's frontmatter only (component-hooks.ts). */
+export function parseHooks(node: LocatedNode, scope: HookScope, file: string, warnings: string[], projectScope: boolean, options: { once?: boolean } = {}): HookRule[] {
   const where = (n: LocatedNode): string => formatPos(n.pos);
   if (node.kind !== 'map') {
     warnings.push(`${PREFIX} ${where(node)}: hooks must be a mapping of event names (PreToolUse, Stop, …) to matcher groups; ignored`);
@@ -206,12 +211,14 @@ export function parseHooks(node: LocatedNode, scope: HookScope, file: string, wa
       }
       handlers.items.forEach((handlerNode, handlerIndex) => {
         const label = `hooks.${shownEvent}[${groupIndex}].hooks[${handlerIndex}]`;
-        const parsed = parseHandler(handlerNode, label, warnings);
+        const parsed = parseHandler(handlerNode, label, warnings, options.once === true);
         if (!parsed) return;
+        const onceNode = options.once === true && handlerNode.kind === 'map' ? handlerNode.entries.get('once') : undefined;
+        const once = onceNode !== undefined && toPlain(onceNode) === true;
         const { handler, unrunnable } = parsed;
         const condition = parseIf(handlerNode, event as ClaudeEvent, label, warnings);
         if (condition === null) return;
-        rules.push({ name: where(handlerNode), event: event as ClaudeEvent, matcher, ...(condition !== undefined ? { if: condition } : {}), handler, scope, file, sandboxed: projectScope || handler.sandbox, ...(unrunnable !== undefined ? { unrunnable } : {}) });
+        rules.push({ name: where(handlerNode), event: event as ClaudeEvent, matcher, ...(condition !== undefined ? { if: condition } : {}), handler, scope, file, sandboxed: projectScope || handler.sandbox, ...(unrunnable !== undefined ? { unrunnable } : {}), ...(once ? { once } : {}) });
       });
     });
   }
@@ -252,7 +259,7 @@ function matcherError(matcher: string): string | undefined {
   }
 }
 
-function parseHandler(node: LocatedNode, label: string, warnings: string[]): { handler: CommandHandler | HttpHandler | AgentHandler; unrunnable?: string } | undefined {
+function parseHandler(node: LocatedNode, label: string, warnings: string[], onceAllowed: boolean): { handler: CommandHandler | HttpHandler | AgentHandler; unrunnable?: string } | undefined {
   const where = formatPos(node.pos);
   const value = toPlain(node) as Record<string, unknown> | unknown;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -315,7 +322,7 @@ function parseHandler(node: LocatedNode, label: string, warnings: string[]): { h
     handler.timeoutSec = entry.timeout;
   }
   for (const key of Object.keys(entry)) {
-    if (!['type', 'if', 'command', 'args', 'url', 'headers', 'allowedEnvVars', 'timeout', 'async', 'statusMessage', 'sandbox', 'prompt', 'model', 'agent'].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${terminalSafe(key)}" is ignored`);
+    if (!['type', 'if', 'command', 'args', 'url', 'headers', 'allowedEnvVars', 'timeout', 'async', 'statusMessage', 'sandbox', 'prompt', 'model', 'agent', ...(onceAllowed ? ['once'] : [])].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${terminalSafe(key)}" is ignored`);
   }
   for (const [key, type] of [['args', 'command'], ['allowedEnvVars', 'http']] as const) {
     if (entry[key] !== undefined && handler.type !== type) warnings.push(`${PREFIX} ${where}: ${label}: "${terminalSafe(key)}" is for ${type} handlers and is ignored here`);

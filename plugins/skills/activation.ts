@@ -21,6 +21,7 @@ import { SKILLS_KEY } from '../../config/skill-scan.js';
 import { placeArguments } from '../../config/command-arguments.js';
 import { expandInCommand, expandSessionVariables, replaceSlots, runShellLines, ShellLineError, takeShellLines, withoutSlots } from '../../config/command-shell-lines.js';
 import { forkAgentId, wholeToolEntries, type DenyList } from '../../sdk/tool-denials.js';
+import type { SkillHooks } from './skill-hooks.js';
 
 export interface ActivationDeps {
   store: CatalogStore;
@@ -40,6 +41,8 @@ export interface ActivationDeps {
   trust(): WorkspaceTrust | undefined;
   /** The permission mode of the agent's latest tool call (load_skill's own): its `!` lines are judged in it. */
   modeOf(session: { sessionId: string; agentId: string }): PermissionMode | undefined;
+  /** The skill's own `hooks:`, run while it is active (skill-hooks.ts). */
+  hooks: SkillHooks;
 }
 
 /** A skill's `disallowed-tools` as a deny list (undefined when it has none). */
@@ -48,7 +51,8 @@ export function skillDenies(skill: Skill): DenyList | undefined {
 }
 
 export type ActivationOutcome =
-  | { kind: 'inline'; skill: Skill; rendered: string }
+  /** `endHooks`: ends the skill's own hooks; the caller keeps them for the turn (SkillHooks.forTurn). */
+  | { kind: 'inline'; skill: Skill; rendered: string; endHooks: () => void }
   | { kind: 'fork'; skill: Skill; text: string; isError: boolean }
   | { kind: 'error'; message: string };
 
@@ -85,7 +89,7 @@ export interface ShellRun {
  * when workspace trust approves the exact text read here (the trust scan lists each project
  * SKILL.md with such lines under `skills`, config/skill-scan.ts), as a project's command file's.
  */
-export async function readRendered(skill: Skill, args: string, place: RenderPlace, run?: ShellRun): Promise<{ ok: true; text: string; shellLines?: number } | { ok: false; message: string }> {
+export async function readRendered(skill: Skill, args: string, place: RenderPlace, run?: ShellRun): Promise<{ ok: true; text: string; shellLines?: number; fileText: string } | { ok: false; message: string }> {
   const read = await readSkillFile(skill.file, skill.root);
   if (!read.ok) return { ok: false, message: `Cannot read the skill "${skill.name}" (${skill.file}): ${read.message}. It may have been removed or changed; the catalog reloads when its folders change.` };
   const text = read.text;
@@ -106,7 +110,7 @@ export async function readRendered(skill: Skill, args: string, place: RenderPlac
     throw error;
   }
   const rendered = renderBody(skill, expandSessionVariables(taken.body, variables), typed, commands.some((command) => command.placed));
-  if (commands.length === 0) return { ok: true, text: rendered };
+  if (commands.length === 0) return { ok: true, text: rendered, fileText: text };
   // Text from a repository is harmless; running its commands is what trust is for. Asked even
   // when they are not run now (a resume): a body that once ran them is shown only as trusted.
   if (skill.root.scope === 'project' && place.trust?.approves(skill.file, SKILLS_KEY, text) !== true) {
@@ -115,9 +119,9 @@ export async function readRendered(skill: Skill, args: string, place: RenderPlac
       message: `${label} runs shell commands (!\`…\` lines or \`\`\`! blocks), which need this project trusted with the file as it is now (the trust notice lists it): trust the workspace (mewcode --trust-project, or answer the trust question of an interactive session) to use it.`,
     };
   }
-  if (!run) return { ok: true, shellLines: commands.length, text: replaceSlots(rendered, (index) => `(the output of !\`${commands[index]?.text ?? ''}\` is not shown again: it ran when the skill was activated)`) };
+  if (!run) return { ok: true, fileText: text, shellLines: commands.length, text: replaceSlots(rendered, (index) => `(the output of !\`${commands[index]?.text ?? ''}\` is not shown again: it ran when the skill was activated)`) };
   try {
-    return { ok: true, text: await runShellLines(rendered, commands.map((command) => command.text), run.kernel, run.session, run.mode, label) };
+    return { ok: true, fileText: text, text: await runShellLines(rendered, commands.map((command) => command.text), run.kernel, run.session, run.mode, label) };
   } catch (error) {
     if (error instanceof ShellLineError) return { ok: false, message: error.message };
     throw error;
@@ -146,7 +150,9 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
   if (skill.mode === 'inline') {
     const deny = skillDenies(skill);
     deps.active.activate(session, { name: skill.name, args, dir: skill.dir, body: rendered.text, ...(deny ? { deny } : {}) });
-    return { kind: 'inline', skill, rendered: rendered.text };
+    // Its hooks, from the text read now (the one trust approves), for the caller to keep for the turn.
+    const endHooks = await deps.hooks.start(skill, rendered.fileText, { sessionId: session.sessionId, agentId: session.agentId });
+    return { kind: 'inline', skill, rendered: rendered.text, endHooks };
   }
   const runner = deps.runner();
   if (!runner) return { kind: 'fork', skill, text: NO_RUNNER(skill.name), isError: true };
@@ -166,9 +172,12 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
   const agentId = forkAgentId();
   const forkKey = `${session.sessionId}\u0000${agentId}`;
   if (deny) deps.forkDenies.set(forkKey, deny);
+  // Its hooks see the fork's events only (and its sub-agents'), its Stop hooks as SubagentStop, until it ends.
+  let endHooks: () => void = () => undefined;
   const header = `You are running the skill "${skill.name}" in an isolated conversation. Its folder is ${skill.dir} (paths in it are relative to that folder). ` +
     'When you are done, answer with the result: your final message is all the caller receives.';
   try {
+    endHooks = await deps.hooks.start(skill, rendered.fileText, { sessionId: session.sessionId, agentId, asSubagent: true });
     const result = await runner.run({
       parent: session,
       prompt: args.trim() || `Carry out the "${skill.name}" skill's instructions.`,
@@ -187,6 +196,7 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
   } catch (error) {
     return { kind: 'fork', skill, text: `The skill "${skill.name}" could not run as a sub-agent: ${(error as Error).message}`, isError: true };
   } finally {
+    endHooks();
     deps.forkDenies.delete(forkKey);
   }
 }

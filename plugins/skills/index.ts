@@ -103,7 +103,14 @@ export default definePlugin({
     // An inline skill's `model:` lasts for its turn: the next prompt submitted brings the session's model back.
     kernel.hooks.userPromptSubmit.tapPromise(NAME, async (submission, context) => {
       runtime.deps.models.promptSubmitted(context);
+      // An inline skill's own hooks last for its turn too.
+      runtime.deps.hooks.promptSubmitted(context);
       return submission;
+    });
+    // A sub-agent that loaded an inline skill has no later turn: its run's end ends the skill's hooks.
+    kernel.hooks.stop.tapPromise({ name: NAME, stage: 2000 }, async (context) => {
+      if (context.agentId !== 'main') runtime.deps.hooks.end(context);
+      return undefined;
     });
 
     kernel.hooks.buildSystemPrompt.tap(NAME, (parts) => {
@@ -119,9 +126,15 @@ export default definePlugin({
     kernel.hooks.sessionEnd.tapPromise(NAME, async () => runtime.stopWatching());
     // The UI starts the main session after a resume too: that start keeps the resumed skills.
     const resumed = new Set<string>();
-    kernel.hooks.sessionStart.tapPromise(NAME, async (session) => runtime.active.clearAgent(session.agentId, resumed.has(session.sessionId) ? session.sessionId : undefined));
+    kernel.hooks.sessionStart.tapPromise(NAME, async (session) => {
+      const keep = resumed.has(session.sessionId) ? session.sessionId : undefined;
+      runtime.active.clearAgent(session.agentId, keep);
+      runtime.deps.hooks.endAgent(session.agentId, keep);
+    });
     kernel.hooks.sessionResume.tapPromise(NAME, async (session) => {
       resumed.add(session.sessionId);
+      // The session left: the hooks of the skills of its last turn end with it.
+      runtime.deps.hooks.endAgent(session.agentId, session.sessionId);
       runtime.active.clearAgent(session.agentId, session.sessionId);
       if (session.agentId !== 'main') return;
       // The history says these skills are active: they are again, read from disk now.
@@ -157,6 +170,8 @@ export default definePlugin({
       if (skill.agent === undefined || !runner || findRole(runner.roles(), skill.agent)) continue;
       kernel.warn(`skills: skill "${skill.name}": ${unknownAgentMessage(skill.file, skill.agent, runner.roles())}`);
     }
+    // A skill's own hooks: their problems said now, naming file, line and key (they run when it is active).
+    await runtime.deps.hooks.check(runtime.store.current.skills);
     if (runtime.settings().watch) runtime.watch();
   },
 });

@@ -50,7 +50,8 @@ export function loadSkillTool(deps: ActivationDeps): Tool {
       const outcome = await activateSkill(deps, context.session, name, (input.arguments as string | undefined) ?? '', context.signal);
       if (outcome.kind === 'error') return { content: outcome.message, isError: true };
       if (outcome.kind === 'fork') return { content: outcome.text, isError: outcome.isError };
-      // `model:` takes the rest of this turn to the skill's model.
+      // Its hooks, and its `model:`, hold for the rest of this turn.
+      deps.hooks.forTurn(context.session, outcome.skill, outcome.endHooks);
       const refused = deps.models.apply(context.session, outcome.skill);
       if (refused) return { content: `The skill "${outcome.skill.name}" is active, but ${refused}; the session's model continues.`, isError: true };
       return {

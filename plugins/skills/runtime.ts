@@ -28,6 +28,7 @@ import { terminalSafe } from '../../config/terminal-safe.js';
 import type { DenyList } from '../../sdk/tool-denials.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import { SkillTurnModels } from './turn-model.js';
+import { SkillHooks } from './skill-hooks.js';
 
 /**
  * The runtime, for this plugin (and its tests) only: a symbol of this module's, which no plugin
@@ -76,6 +77,7 @@ export class SkillsRuntime {
       kernel,
       trust: () => this.workspaceTrust(),
       modeOf: (session) => this.#modes.get(`${session.sessionId}\u0000${session.agentId}`),
+      hooks: new SkillHooks(kernel, () => this.workspaceTrust()),
     };
   }
 
@@ -114,6 +116,7 @@ export class SkillsRuntime {
   async reload(): Promise<SkillCatalog> {
     const catalog = await this.store.reload();
     this.follow(catalog);
+    await this.deps.hooks.check(catalog.skills);
     return catalog;
   }
 
@@ -124,7 +127,11 @@ export class SkillsRuntime {
    */
   private async changed(change: WatchedChange): Promise<void> {
     const plan = watchPlan(this.store.current, this.kernel.projectRoot, this.kernel.homeDir);
-    if (change === 'content' || plan.present !== this.#presentRoots) this.follow(await this.store.reload(), 'all');
+    if (change === 'content' || plan.present !== this.#presentRoots) {
+      const catalog = await this.store.reload();
+      this.follow(catalog, 'all');
+      await this.deps.hooks.check(catalog.skills);
+    }
     else this.#watcher?.sync(plan.targets, 'way-in');
   }
 

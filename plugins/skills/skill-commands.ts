@@ -30,7 +30,13 @@ export function skillCommand(deps: ActivationDeps, skill: Skill): Command {
       const prompt = skillPrompt(outcome.skill.name, args);
       // `model:` sends this prompt's turn to the skill's model, as a command file's does.
       const refused = deps.models.apply(session, outcome.skill, prompt);
-      return refused ? { output: refused, isError: true } : { prompt };
+      if (refused) {
+        outcome.endHooks();
+        return { output: refused, isError: true };
+      }
+      // Its hooks hold for the turn this prompt starts.
+      deps.hooks.forTurn(session, outcome.skill, outcome.endHooks, prompt);
+      return { prompt };
     },
   };
 }

@@ -118,8 +118,8 @@ export function parseSkill(text: string, where: { dir: string; file: string; dir
   const { data } = parsed;
   const warnings: string[] = [];
   const lineOf = (key: string): string => (parsed.keyLines[key] === undefined ? '' : `line ${parsed.keyLines[key]}: `);
-  // A key nobody reads, and `hooks:` (which are not run), are said rather than dropped.
-  for (const { key, message } of frontmatterKeyWarnings(data, SKILL_KEYS, 'skill')) warnings.push(`${lineOf(key)}${message}`);
+  // A key nobody reads is said rather than dropped (`hooks:` is the hooks plugin's: skill-hooks.ts).
+  for (const { key, message } of frontmatterKeyWarnings(data, SKILL_KEYS)) warnings.push(`${lineOf(key)}${message}`);
   if (!parsed.hasFrontmatter) warnings.push('no frontmatter (--- name, description ---); the folder name is used and there is no description');
 
   let raw: string;

@@ -1,8 +1,8 @@
 /**
  * Sub-agent definition files (G1): markdown with YAML frontmatter, in Claude Code's format so
  * `.claude/agents/*.md` works unchanged. Frontmatter: `name`, `description`, `tools`,
- * `disallowedTools` / `disallowed-tools` / `disallowed_tools`, `model`; the body is the system
- * prompt. Tool lists are read as commands' and skills' `allowed-tools` are (config/command-files.ts):
+ * `disallowedTools` / `disallowed-tools` / `disallowed_tools`, `model`, `hooks` (run by the hooks
+ * plugin while a sub-agent of the type runs: runner.ts); the body is the system prompt. Tool lists are read as commands' and skills' `allowed-tools` are (config/command-files.ts):
  * commas, spaces or a YAML list.
  *
  * Sources, lowest first: ~/.claude/agents, ~/.mewcode/agents, <root>/.claude/agents,
@@ -70,7 +70,9 @@ export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: Wo
         continue;
       }
       // A plugin's agent is `plugin:agent`, its prompt with the plugin's variables filled in.
-      const role = plugin ? { ...parsed.role, name: `${plugin}:${parsed.role.name}`, prompt: variables ? expandPluginVariables(parsed.role.prompt, variables) : parsed.role.prompt } : parsed.role;
+      const named = plugin ? { ...parsed.role, name: `${plugin}:${parsed.role.name}`, prompt: variables ? expandPluginVariables(parsed.role.prompt, variables) : parsed.role.prompt } : parsed.role;
+      // Its own `hooks:` run while a sub-agent of this type runs (a project's file is here only once trust approved this text).
+      const role: RoleDefinition = parsed.hasHooks ? { ...named, hooks: { file, text, scope: project ? 'project' : 'user', ...(variables ? { variables } : {}) } } : named;
       byName.set(role.name, role);
       if (parsed.disallowList) disallowLists.set(role.name, parsed.disallowList);
       else disallowLists.delete(role.name);
@@ -103,7 +105,7 @@ async function markdownFiles(dir: string): Promise<string[]> {
   }
 }
 
-type Parsed = { role: RoleDefinition; warnings: string[]; disallowList?: DisallowList } | { error: string };
+type Parsed = { role: RoleDefinition; warnings: string[]; disallowList?: DisallowList; hasHooks?: boolean } | { error: string };
 
 /** The spellings of the disallow key Claude Code and MewCode accept, the first one present used. */
 const DISALLOW_KEYS = ['disallowedTools', 'disallowed-tools', 'disallowed_tools'] as const;
@@ -161,6 +163,7 @@ function parseFields(file: string, body: string, fields: Record<string, unknown>
     },
     warnings,
     ...(denied && denied.length > 0 ? { disallowList: { at: at(disallowedKey), key: disallowedKey, entries: denied } } : {}),
+    ...(fields.hooks !== undefined && fields.hooks !== null ? { hasHooks: true } : {}),
   };
 }
 

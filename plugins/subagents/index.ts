@@ -9,6 +9,7 @@ import { ContainerModule } from 'inversify';
 import type { ServiceIdentifier } from 'inversify';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 import { agentTool } from './agent-tool.js';
@@ -51,6 +52,13 @@ async function readRoles(kernel: KernelApi): Promise<{ roles: RoleDefinition[]; 
   const { loadDefinitions } = await import('./definitions.js');
   const loaded = await loadDefinitions(dirs, trust);
   for (const warning of loaded.warnings) kernel.warn(warning);
+  // A definition's own hooks: their problems said now, naming file, line and key.
+  const hooks = kernel.container.isBound(TOKENS.ComponentHooks) ? kernel.container.get(TOKENS.ComponentHooks) : undefined;
+  for (const role of loaded.roles) {
+    if (!role.hooks) continue;
+    if (!hooks) kernel.warn(`subagents: ${terminalSafe(role.hooks.file)}: its hooks are not run: this build has no hooks plugin`);
+    else for (const warning of await hooks.check(role.hooks)) kernel.warn(warning);
+  }
   return { roles: loaded.roles, disallowLists: loaded.disallowLists };
 }
 

@@ -1,10 +1,13 @@
 /** The built-in roles (G1) and how roles from files and built-ins combine. */
 import type { SubagentRole } from '../../types/subagents.js';
 import { compareNames } from '../../sdk/plain-intl.js';
+import type { ComponentHookFile } from '../../types/component-hooks.js';
 
 /** A role with its system prompt (the definition file's body, or the built-in's). */
 export interface RoleDefinition extends SubagentRole {
   prompt: string;
+  /** The definition file, when its frontmatter has `hooks:`: they run while a sub-agent of this type runs (runner.ts). */
+  hooks?: ComponentHookFile;
 }
 
 const REPORT = 'When you are done, answer with a concise report of what you found or did: it is the only thing the agent that started you will see (it cannot see your tool calls or their output). Quote file paths and line numbers where they help.';

@@ -74,7 +74,7 @@ export class SubagentService implements SubagentRunner {
   private constructor() {}
 
   roles(): readonly SubagentRole[] {
-    return this.#definitions.map(({ prompt: _prompt, ...role }) => role);
+    return this.#definitions.map(({ prompt: _prompt, hooks: _hooks, ...role }) => role);
   }
 
   role(name: string): RoleDefinition | undefined {
@@ -150,7 +150,10 @@ export class SubagentService implements SubagentRunner {
     }
     const mode = request.mode ?? this.#modes.get(parent.agentId) ?? 'default';
     const tag = { agentId, parentAgentId: parent.agentId, role: role.name, ...(request.description ? { description: request.description } : {}), ...(request.background ? { taskId: agentId } : {}) };
-    const result = this.drive(child, { prompt: request.prompt, mode, ...(request.signal ? { signal: request.signal } : {}) }, (event) => this.emit({ ...tag, event }));
+    const hooks = role.hooks;
+    // The definition's own hooks see this sub-agent's events (its Stop hooks as SubagentStop) while it runs.
+    const startHooks = hooks && kernel.container.isBound(TOKENS.ComponentHooks) ? () => kernel.container.get(TOKENS.ComponentHooks).activate(hooks, { sessionId: child.sessionId, agentId, asSubagent: true }) : undefined;
+    const result = this.drive(child, { prompt: request.prompt, mode, ...(request.signal ? { signal: request.signal } : {}) }, (event) => this.emit({ ...tag, event }), startHooks);
     return { agentId, role: role.name, session: child, result };
   }
 
@@ -181,10 +184,12 @@ export class SubagentService implements SubagentRunner {
     return child;
   }
 
-  private async drive(child: AgentSession, options: { prompt: string; mode: PermissionMode; signal?: AbortSignal }, emit: (event: AgentEvent) => void): Promise<SubagentResult> {
+  private async drive(child: AgentSession, options: { prompt: string; mode: PermissionMode; signal?: AbortSignal }, emit: (event: AgentEvent) => void, startHooks?: () => Promise<() => void>): Promise<SubagentResult> {
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
     this.#modes.set(child.agentId, options.mode);
+    let endHooks: (() => void) | undefined;
     try {
+      endHooks = await startHooks?.();
       for await (const event of child.run(options)) {
         if (event.type === 'done') done = event;
         emit(event);
@@ -192,6 +197,7 @@ export class SubagentService implements SubagentRunner {
     } catch (error) {
       return failure(child.agentId, `The sub-agent failed: ${(error as Error).message}`);
     } finally {
+      endHooks?.();
       this.#modes.delete(child.agentId);
     }
     if (!done) return failure(child.agentId, 'The sub-agent ended without a result.');

@@ -1,6 +1,6 @@
 // Claude Code's skill keys in a SKILL.md and in a command file, through the built CLI:
-// `disallowed-tools` is a deny for as long as the skill or command is in force, `hooks:` and a
-// misspelt key are said (naming file and key) rather than dropped, an inline skill's `model:`
+// `disallowed-tools` is a deny for as long as the skill or command is in force, a misspelt key is
+// said (naming file and key) rather than dropped (their `hooks:` run: component-hooks.test.ts), an inline skill's `model:`
 // sends its turn to that model, and a SKILL.md's placeholders and `!` lines are filled in as a
 // command file's are.
 import { existsSync } from 'node:fs';
@@ -17,13 +17,13 @@ function systemText(body: any): string {
   return Array.isArray(body.system) ? body.system.map((b: any) => b.text).join('\n') : String(body.system ?? '');
 }
 
-test.concurrent("a command's disallowed-tools deny their calls even in bypassPermissions; hooks: and a misspelt key are warned about, naming the file", async () => {
+test.concurrent("a command's disallowed-tools deny their calls even in bypassPermissions; a misspelt key is warned about, naming the file", async () => {
   await scenario([bash('rm', 'rm -f nothing.txt; echo RAN'), writeCall('write', 'w.txt'), bash('echo', 'echo FINE'), { text: 'done' }], async (s) => {
     write(join(s.home, '.mewcode/settings.yaml'), 'sandbox: false\n');
     const file = join(s.home, '.claude/commands/safe-deploy.md');
     write(
       file,
-      '---\ndescription: Deploy safely\ndisallowed-tools: Bash(rm:*), Write\nefort: high\nhooks:\n  PreToolUse:\n    - matcher: "Bash"\n      hooks:\n        - type: command\n          command: "exit 2"\n---\nDeploy $ARGUMENTS\n',
+      '---\ndescription: Deploy safely\ndisallowed-tools: Bash(rm:*), Write\nefort: high\n---\nDeploy $ARGUMENTS\n',
     );
     const r = await s.run(['-p', '/safe-deploy prod', '--permission-mode', 'bypassPermissions']);
     expect(r.code).toBe(0);
@@ -31,24 +31,22 @@ test.concurrent("a command's disallowed-tools deny their calls even in bypassPer
     expect(toolResultOf(s.requests, 'write')).toMatchObject({ is_error: true, content: expect.stringContaining('disallowed-tools: Write') });
     expect(existsSync(join(s.cwd, 'w.txt'))).toBe(false);
     expect(toolResultOf(s.requests, 'echo').content).toContain('FINE');
-    expect(r.stderr).toContain(`${file}:5: hooks: a command's own hooks are not run`);
     expect(r.stderr).toContain(`${file}:4: unknown key "efort" (did you mean "effort"?)`);
   });
 });
 
-test.concurrent("a skill's disallowed-tools hold while it is active (typed /name, or loaded by the model); its hooks: are warned about", async () => {
+test.concurrent("a skill's disallowed-tools hold while it is active (typed /name, or loaded by the model)", async () => {
   await scenario(
     [writeCall('write', 'audit-w.txt'), bash('bash', 'echo BASH-RAN'), { text: 'done' }, { toolCalls: [{ id: 'load', name: 'load_skill', input: { name: 'readonly-audit' } }] }, writeCall('write2', 'later.txt'), { text: 'done' }],
     async (s) => {
       write(join(s.home, '.mewcode/settings.yaml'), 'sandbox: false\n');
       const skill = join(s.home, '.claude/skills/readonly-audit/SKILL.md');
-      write(skill, '---\nname: readonly-audit\ndescription: Audit without changing anything\ndisallowed-tools: Write, Edit, Bash\nhooks:\n  PreToolUse: []\n---\nAudit $ARGUMENTS.\n');
+      write(skill, '---\nname: readonly-audit\ndescription: Audit without changing anything\ndisallowed-tools: Write, Edit, Bash\n---\nAudit $ARGUMENTS.\n');
       const typed = await s.run(['-p', '/readonly-audit src', '--permission-mode', 'acceptEdits']);
       expect(typed.code).toBe(0);
       expect(toolResultOf(s.requests, 'write')).toMatchObject({ is_error: true, content: expect.stringContaining('disallowed-tools: Write') });
       expect(toolResultOf(s.requests, 'bash')).toMatchObject({ is_error: true, content: expect.stringContaining('disallowed-tools: Bash') });
       expect(existsSync(join(s.cwd, 'audit-w.txt'))).toBe(false);
-      expect(typed.stderr).toContain(`${skill}: line 5: hooks: a skill's own hooks are not run`);
       const loaded = await s.run(['-p', 'audit please', '--permission-mode', 'bypassPermissions']);
       expect(loaded.code).toBe(0);
       expect(toolResultOf(s.requests, 'write2')).toMatchObject({ is_error: true, content: expect.stringContaining('disallowed-tools: Write') });

@@ -1,7 +1,7 @@
 /**
  * A command file's `disallowed-tools` (Claude Code's skill key, accepted in command files): read in
  * every spelling, a deny for the command's turn (its own agent and its sub-agents) that its own
- * allowed-tools never lift; `hooks:` and a misspelt key are warnings naming file:line and key.
+ * allowed-tools never lift; a misspelt key is a warning naming file:line and key.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 
 afterEach(removeTempDirs);
 
-test('disallowed-tools is read; hooks: and an unknown key are warnings naming file:line and the nearest key; the command loads', async () => {
+test('disallowed-tools is read; an unknown key is a warning naming file:line and the nearest key, hooks: in a build without the hooks plugin one naming the command; the command loads', async () => {
   const root = temp('deny-commands-root-');
   const home = temp('deny-commands-home-');
   const dir = path.join(home, '.claude', 'commands');
@@ -25,8 +25,8 @@ test('disallowed-tools is read; hooks: and an unknown key are warnings naming fi
   const loaded = await loadCommandFiles(commandRoots(home, root), (message) => warnings.push(message), undefined);
   expect(Object.fromEntries(loaded.map((c) => [c.name, c.disallowedTools]))).toEqual({ deploy: ['Bash(rm:*)', 'Write'], list: ['Edit'] });
   expect(warnings).toEqual([
-    `custom commands: ${file}:4: hooks: a command's own hooks are not run by MewCode (they are ignored); put them in a settings file's hooks or a Claude Code plugin's hooks/hooks.json, or use disallowed-tools to forbid tools`,
     `custom commands: ${file}:6: unknown key "argument-hnt" (did you mean "argument-hint"?); ignored`,
+    `custom commands: /deploy (${file}): its hooks are not run: this build has no hooks plugin`,
   ]);
 });
 

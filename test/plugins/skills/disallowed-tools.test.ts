@@ -1,8 +1,8 @@
 /**
  * `disallowed-tools` in a SKILL.md (Claude Code's key): a deny while the skill is active (inline),
  * for the agent that activated it and that agent's sub-agents; a fork skill's sub-agent is never
- * given a whole tool it names and is denied the narrower entries' calls. `hooks:` and a key no
- * reader knows are warnings naming the line and key, never silence.
+ * given a whole tool it names and is denied the narrower entries' calls. A key no reader knows is
+ * a warning naming the line and key, never silence (`hooks:` run: skill-hooks.test.ts).
  */
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
@@ -84,15 +84,12 @@ test('an entry with an argument denies only the calls its rule matches (through 
   expect(await denials.find([{ entries: ['Bash(rm:*)'], label: 'x', base: 'user' }], context('bash', { command: 'ls' }), { command: 'ls' })).toMatchObject({ entry: 'Bash(rm:*)' });
 });
 
-test('hooks: and an unknown key are warnings naming their line (with the nearest known key); the skill loads', async () => {
+test('an unknown key is a warning naming its line (with the nearest known key); hooks: is read by the hooks plugin, not warned here; the skill loads', async () => {
   await frontmatterReady();
   const root = { dir: '/r', scope: 'user' as const };
   const parsed = parseSkill('---\nname: s\ndescription: d\ndisalowed-tools: Write\nhooks:\n  PreToolUse: []\nlicense: MIT\n---\nBody\n', { dir: '/r/s', file: '/r/s/SKILL.md', dirName: 's', root });
   expect(parsed.ok).toBe(true);
   if (!parsed.ok) return;
-  expect(parsed.skill.warnings).toEqual([
-    'line 4: unknown key "disalowed-tools" (did you mean "disallowed-tools"?); ignored',
-    "line 5: hooks: a skill's own hooks are not run by MewCode (they are ignored); put them in a settings file's hooks or a Claude Code plugin's hooks/hooks.json, or use disallowed-tools to forbid tools",
-  ]);
+  expect(parsed.skill.warnings).toEqual(['line 4: unknown key "disalowed-tools" (did you mean "disallowed-tools"?); ignored']);
   expect(parsed.skill.disallowedTools).toEqual([]);
 });
