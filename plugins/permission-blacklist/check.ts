@@ -8,6 +8,7 @@
  * position tried), so `sh < <(echo rm -rf ~)` is judged on the `rm -rf ~` it feeds the shell.
  */
 import { analyzeShellCommand, type ShellAnalysis } from '../../sdk/shell-command/index.js';
+import { linkMakersBesides } from '../../sdk/shell-command/link-makers.js';
 import { findForkBomb, textLooksLikeForkBomb } from './fork-bomb.js';
 import path from 'node:path';
 import { insideRoots, type Inside } from './outside-targets.js';
@@ -49,9 +50,11 @@ export async function checkCommand(command: string, options: CheckOptions): Prom
   const inside = insideRoots(options.projectRoot, options.additionalDirectories ?? []);
   const start = trimSlash(options.startDir ?? options.projectRoot);
   if (analysis) {
-    for (const segment of analysis.parsed.segments) {
+    const linkers = linkMakersBesides(analysis.parsed.segments);
+    for (const [index, segment] of analysis.parsed.segments.entries()) {
+      const linkedBy = linkers[index];
       for (const cwd of directories(segment.dirs, start)) {
-        const hit = checkSegment(segment, { cwd, home, inside });
+        const hit = checkSegment(segment, { cwd, home, inside, ...(linkedBy === undefined ? {} : { linkedBy }) });
         if (hit) return { pattern: hit.pattern, segment: segment.text, fromRawText: false };
       }
     }

@@ -33,7 +33,9 @@ const recursive = (options: readonly string[], letters = 'R'): boolean =>
 
 function firstOutside(verb: string, operands: readonly string[], where: Where, inside: Inside, rootItself: boolean): Hit | undefined {
   const outside = operands.find((operand) => !literalInside(operand, where, inside, rootItself));
-  return outside === undefined ? undefined : { pattern: `${verb} of ${JSON.stringify(outside)}, which is not a literal path inside the project` };
+  if (outside === undefined) return undefined;
+  const why = where.linkedBy === undefined ? '' : ` (${JSON.stringify(where.linkedBy)} on the same line may make a link on its way first)`;
+  return { pattern: `${verb} of ${JSON.stringify(outside)}, which is not a literal path inside the project${why}` };
 }
 
 const rm: Verb = (args, where, inside) => {

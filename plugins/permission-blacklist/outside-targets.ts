@@ -5,12 +5,17 @@
  * dangerous. "Literal inside" means: no expansion (`$X`, `${X:?}`, `$(…)`, backquotes), no `~`,
  * no glob over the top of the project or followed by `..`, and — lexically and with symlinks resolved (dangling links
  * followed, as the sandbox does) — inside the project root or an additional directory, from the
- * directory the command runs in (unknown after `cd "$X"`: nothing relative is literal then).
+ * directory the command runs in (unknown after `cd "$X"`: nothing relative is literal then) —
+ * and walked as the kernel walks it (`link/..` beside the link's target; nothing through
+ * `/proc/self/cwd` or another process-relative path, sdk/process-paths.ts). On a line where
+ * another segment may make or move a link first (sdk/shell-command/link-makers.ts) no operand
+ * is literal inside: that link is not there when the line is checked.
  * This is what turns "rm -rf $X", "find ~ -delete" and "mv ~ /tmp/x" into denials without
  * having to guess what each spelling expands to.
  */
 import path from 'node:path';
 import { resolveRealSync } from '../../sdk/path-containment.js';
+import { physicalWalk } from '../../sdk/process-paths.js';
 import { HOME, expandBraces, type Inside, type Where } from './targets.js';
 
 export type { Inside } from './targets.js';
@@ -37,6 +42,7 @@ function within(roots: readonly string[], candidate: string, rootItself: boolean
  */
 export function literalInside(operand: string, where: Where, inside: Inside, rootItself: boolean): boolean {
   if (operand === '' || /[$`]/.test(operand) || operand.startsWith('~') || operand.includes('\0')) return false;
+  if (where.linkedBy !== undefined) return false; // a link the line makes first is not there yet
   const cwd = absoluteCwd(where);
   for (const alternative of expandBraces(operand)) {
     if (!alternative.startsWith('/') && cwd === undefined) return false;
@@ -60,6 +66,19 @@ export function literalInside(operand: string, where: Where, inside: Inside, roo
       return false; // a link loop or an unreadable ancestor: cannot tell where it leads
     }
     if (!within(inside.roots, real, rootItself || globAt !== -1)) return false;
+    // Walked as the kernel walks it (sdk/process-paths.ts): `/proc/self/cwd` or a link there is the
+    // command's directory, never resolved in MewCode's process; `link/..` is beside the link's target.
+    const written = (alternative.startsWith('/') ? alternative : `${cwd}/${alternative}`).split('/');
+    const writtenGlob = written.findIndex((part) => GLOB.test(part));
+    const walked = physicalWalk((writtenGlob === -1 ? written : written.slice(0, writtenGlob)).join('/') || '/');
+    if (walked.through !== undefined) return false;
+    let physical: string;
+    try {
+      physical = resolveRealSync(walked.physical);
+    } catch {
+      return false;
+    }
+    if (!within(inside.roots, physical, rootItself || globAt !== -1)) return false;
   }
   return true;
 }

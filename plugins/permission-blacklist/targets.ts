@@ -16,6 +16,11 @@ export interface Where {
   home: string | undefined;
   /** Where destructive verbs may act (the project); absent: only the ten patterns are checked. */
   inside?: Inside;
+  /**
+   * Another segment of the line that may make or move a link before this one runs
+   * (sdk/shell-command/link-makers.ts): no path is then a literal path inside the project.
+   */
+  linkedBy?: string;
 }
 
 /** Where destructive verbs may act: the project root and the additional directories (real paths). */

@@ -7,6 +7,8 @@
  */
 import path from 'node:path';
 import { expandHome, isWithin, resolveRealSync } from '../../sdk/path-containment.js';
+import { DESCRIPTOR_DEVICE, physicalWalk, readsFileOnDescriptor } from '../../sdk/process-paths.js';
+import { linkMakersBesides } from '../../sdk/shell-command/link-makers.js';
 import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { allowTextOf, looksThrough } from './allow-wrappers.js';
 import { ruleForms } from './command-forms.js';
@@ -32,8 +34,9 @@ export const decideCommand: DecideCommand = async (applicable, command, request,
   const wholeDecision = evaluate(applicable, whole);
   // With a parse error (or an opaque construct) the segments are best-effort, or not all the
   // command may run: they can still deny or ask, never allow.
-  const writes: WriteCheck = { projectRoot, homeDir, startDir };
-  const segmentDecisions = parsed.segments.map((segment) => evaluate(applicable, segmentUnit(segment, writes)));
+  const writes: WriteCheck = { projectRoot, homeDir, startDir, descriptorsHarmless: !readsFileOnDescriptor(parsed.segments) };
+  const linkers = linkMakersBesides(parsed.segments);
+  const segmentDecisions = parsed.segments.map((segment, i) => evaluate(applicable, segmentUnit(segment, { ...writes, linkedBy: linkers[i] })));
   const verifiable = parsed.parseError === undefined && parsed.opaque === undefined && !parsed.hasFunctionDefinition && parsed.segments.length > 0;
 
   const objection =
@@ -228,6 +231,10 @@ interface WriteCheck {
   homeDir: string;
   /** Where the command line starts (the bash call's workdir, or the project root). */
   startDir: string;
+  /** `/dev/stdout`, `/dev/fd/N` reopen a descriptor: harmless unless the line reads a file onto one. */
+  descriptorsHarmless: boolean;
+  /** Another segment of the line that may make a link first (sdk/shell-command/link-makers.ts): every target is unknown. */
+  linkedBy?: string | undefined;
 }
 
 /** The absolute directories a segment may run in; undefined when unknown. */
@@ -242,14 +249,14 @@ export function segmentDirectories(dirs: readonly string[] | null | undefined, s
   return out;
 }
 
-const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 
 /** A redirection an allow rule may let through: not writing, or writing to a harmless place or inside the project. */
 function redirectAllowed(redirect: { op: string; target: string }, dirs: readonly string[] | null | undefined, writes: WriteCheck): boolean {
   const { op, target } = redirect;
   if (!op.includes('>')) return true; // <, <<, <<<, <&: reading
-  if (HARMLESS_TARGETS.has(target)) return true;
+  if (target === '/dev/null' || (writes.descriptorsHarmless && DESCRIPTOR_DEVICE.test(target))) return true;
   if ((op === '>&' || op === '<&' || op === '>&-') && /^(?:\d+|-)$/.test(target)) return true; // 2>&1, >&-
+  if (writes.linkedBy !== undefined) return false; // a link the line makes is not there yet
   const expanded = expandHome(target, writes.homeDir);
   // Expansions, globs, process substitution, …: the real target is unknown.
   if (!/^[A-Za-z0-9_./@%+=,:-]+$/.test(expanded) || expanded.startsWith('-')) return false;
@@ -257,7 +264,11 @@ function redirectAllowed(redirect: { op: string; target: string }, dirs: readonl
   if (bases === undefined) return false; // a relative target after `cd "$X"`: where it lands is unknown
   try {
     const root = resolveRealSync(writes.projectRoot);
-    return bases.every((base) => isWithin(root, resolveRealSync(path.resolve(base, expanded))));
+    return bases.every((base) => {
+      // `/proc/self/cwd/…` is the command's directory, never resolved in MewCode's process; `link/..` is the kernel's.
+      const walked = physicalWalk(path.isAbsolute(expanded) ? expanded : `${base}/${expanded}`);
+      return walked.through === undefined && isWithin(root, resolveRealSync(path.resolve(base, expanded))) && isWithin(root, resolveRealSync(walked.physical));
+    });
   } catch {
     return false;
   }

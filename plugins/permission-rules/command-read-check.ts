@@ -23,6 +23,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isPathWithin } from '../../types/path-within.js';
 import { expandHome } from '../../sdk/path-containment.js';
+import { throughProcessPath } from '../../sdk/process-paths.js';
+import { linkMakersBesides } from '../../sdk/shell-command/link-makers.js';
 import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { segmentReads, type SegmentReads } from './command-reads.js';
 import { segmentDirectories } from './command-decision.js';
@@ -65,10 +67,16 @@ export async function checkCommandReads(request: PermissionRequest, engine: Rule
   }
   const judge = new ReadJudge(engine, rules, request.projectRoot, context.homeDir, startDirectory(request));
   const findings: Finding[] = [];
-  for (const segment of parsed.segments) {
+  // A link another segment makes is not there yet (sdk/shell-command/link-makers.ts): what this one reads is unknown.
+  const linkers = linkMakersBesides(parsed.segments);
+  for (const [index, segment] of parsed.segments.entries()) {
     const reads = segmentReads(segment);
     const dirs = segmentDirectories(segment.dirs, judge.startDir, context.homeDir);
     const label = segment.text.length > 120 ? `${segment.text.slice(0, 120)}…` : segment.text;
+    const linker = linkers[index];
+    if (linker !== undefined && (reads.named.length > 0 || reads.trees.length > 0)) {
+      findings.push(judge.unknownPlace(`${JSON.stringify(label)} reads ${JSON.stringify(reads.named[0] ?? reads.trees[0])} on a line where ${JSON.stringify(linker)} may first make a link on its way, so where it reads cannot be known`));
+    }
     findings.push(...(await judge.segment(reads, dirs, label)));
     if (segment.inlineCode) findings.push(...judge.programText(segment.inlineCode.code, label));
     const deny = findings.find((f) => f.decision === 'deny');
@@ -122,7 +130,11 @@ class ReadJudge {
     }
     for (const base of bases) {
       const absolute = this.resolve(name, base);
-      if (GLOB.test(name)) found.push(...(await this.glob(absolute, label)));
+      // `/proc/self/cwd/…` (or a link there) is the command's directory, never resolved in MewCode's process.
+      const expanded = expandHome(name, this.homeDir);
+      const through = throughProcessPath(path.isAbsolute(expanded) ? expanded : `${base}/${expanded}`);
+      if (through !== undefined) found.push(this.unknownPlace(`${JSON.stringify(label)} reads ${JSON.stringify(name)} through ${through}, which only the command's own process can resolve`));
+      else if (GLOB.test(name)) found.push(...(await this.glob(absolute, label)));
       else {
         const hit = this.file(absolute, label);
         if (hit) found.push(hit);
@@ -228,6 +240,12 @@ class ReadJudge {
       found.push(this.possible(rule, `${JSON.stringify(label)} is a program that names ${JSON.stringify(name)}, which rule "${rule.text}" covers`));
     }
     return found;
+  }
+
+  /** A read whose place cannot be known: it may be what any Read rule covers (the first one is named). */
+  unknownPlace(why: string): Finding {
+    const rule = this.rules[0]!.rule;
+    return this.possible(rule, `${why}, which may be what rule "${rule.text}" covers`);
   }
 
   /** A read that may include what the rule covers: it asks (a person can tell; headless it is refused). */

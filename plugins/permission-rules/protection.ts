@@ -9,11 +9,16 @@
  * (linked-protected.ts), and to a toolchain file by what it would leave there (written-content.ts). A hit asks — unless an allow rule of the user's
  * own (~/.mewcode/settings.yaml, the command line, a saved approval; never a project file, trusted
  * or not) names exactly that file. A write whose target cannot be known (`> "$OUT"`, a relative target after
- * `cd "$X"`, an interpreter program naming `.mewcode`, `.git`, `.claude`, `.mcp.json`) asks too.
+ * `cd "$X"`, an interpreter program naming `.mewcode`, `.git`, `.claude`, `.mcp.json`) asks too;
+ * so does one on a line where another segment may make a link first (the link is not there yet:
+ * sdk/shell-command/link-makers.ts) and one through `/proc/self/cwd` and the like, which only the
+ * command's own process resolves (sdk/process-paths.ts).
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expandHome } from '../../sdk/path-containment.js';
+import { DESCRIPTOR_DEVICE, physicalWalk, readsFileOnDescriptor, throughProcessPath } from '../../sdk/process-paths.js';
+import { linkMakersBesides } from '../../sdk/shell-command/link-makers.js';
 import { nestedWorkTrees } from '../../sdk/nested-work-trees.js';
 import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
@@ -117,11 +122,15 @@ function startDirectory(request: PermissionRequest): string {
   return typeof workdir === 'string' && workdir !== '' ? path.resolve(request.projectRoot, workdir) : request.projectRoot;
 }
 
-const HARMLESS = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$/;
+const HARMLESS = /^\/dev\/(?:null|tty)$/;
 
 function commandFindings(parsed: ParsedCommandLike, startDir: string, scope: ProtectedScope): Finding[] {
   const findings: Finding[] = [];
-  for (const segment of parsed.segments) {
+  // `/dev/stdout`, `/dev/fd/3` reopen a descriptor: harmless unless the line put a file read on one.
+  const descriptorsHarmless = !readsFileOnDescriptor(parsed.segments);
+  // A link another segment makes is not there yet when this runs (sdk/shell-command/link-makers.ts).
+  const linkers = linkMakersBesides(parsed.segments);
+  for (const [index, segment] of parsed.segments.entries()) {
     if (segment.inlineCode && mentionsProtectedName(segment.inlineCode.code)) {
       findings.push({ unknown: `the ${segment.inlineCode.interpreter} program in "${short(segment.text)}" names a protected location and what it writes cannot be seen` });
     }
@@ -130,7 +139,12 @@ function commandFindings(parsed: ParsedCommandLike, startDir: string, scope: Pro
     const dirs = segmentDirectories(segment.dirs, startDir, scope.homeDir);
     for (const write of writes) {
       const target = expandHomeSpelling(write.target, scope.homeDir);
-      if (HARMLESS.test(target)) continue;
+      if (HARMLESS.test(target) || (descriptorsHarmless && DESCRIPTOR_DEVICE.test(target))) continue;
+      const linker = linkers[index];
+      if (linker !== undefined) {
+        findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)} on a line where "${short(linker)}" may make a link on its way first (a link made by the command is not there when it is checked)` });
+        continue;
+      }
       // A brace expansion (`~/.bash{rc,_profile}`) names several paths bash computes: not judged one by one.
       if (/[$`]/.test(target) || /\{[^}]*(?:,|\.\.)[^}]*\}/.test(target) || target === '' || target.startsWith('~')) {
         findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)}, which is computed at run time` });
@@ -143,7 +157,22 @@ function commandFindings(parsed: ParsedCommandLike, startDir: string, scope: Pro
       }
       for (const base of bases) {
         // A glob names the existing paths it matches, or itself when it matches none (as in bash).
-        for (const absolute of expandGlob(path.resolve(base, target))) {
+        const pattern = path.resolve(base, target);
+        // `/proc/self/cwd/…` (or a link there) is the command's directory, not MewCode's: never
+        // resolved here. Walked as written: `link/../x` is beside the link's target (the kernel's `..`).
+        const walked = physicalWalk(path.isAbsolute(target) ? target : `${base}/${target}`);
+        if (walked.through !== undefined) {
+          findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)} through ${walked.through}, which only the command's own process can resolve` });
+          continue;
+        }
+        const places = expandGlob(pattern);
+        if (target.split('/').includes('..') && !places.includes(walked.physical)) places.push(walked.physical);
+        for (const absolute of places) {
+          const matched = absolute === pattern ? undefined : throughProcessPath(absolute);
+          if (matched !== undefined) {
+            findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)} through ${matched}, which only the command's own process can resolve` });
+            continue;
+          }
           const whole = write.kind === 'tree' || (write.kind === 'destination' && !isDirectory(absolute));
           const hit = (whole ? protectedTree : protectedPath)(absolute, scope) ?? (write.landing ?? []).map((name) => protectedTree(path.join(absolute, name), scope)).find((h) => h !== undefined);
           if (hit) findings.push({ hit });
