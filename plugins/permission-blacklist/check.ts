@@ -36,6 +36,11 @@ export interface CheckOptions {
   additionalDirectories?: readonly string[];
   /** Called once per command the parser could not handle at all (not for mere syntax errors). */
   onParserFailure?(error: unknown): void;
+  /**
+   * The OS sandbox confines the command: a link the line itself makes cannot lead a delete out of
+   * the writable project there (the rest is read-only), so such lines are judged as written.
+   */
+  sandboxed?: boolean;
 }
 
 export async function checkCommand(command: string, options: CheckOptions): Promise<BlacklistHit | undefined> {
@@ -50,7 +55,7 @@ export async function checkCommand(command: string, options: CheckOptions): Prom
   const inside = insideRoots(options.projectRoot, options.additionalDirectories ?? []);
   const start = trimSlash(options.startDir ?? options.projectRoot);
   if (analysis) {
-    const linkers = linkMakersBesides(analysis.parsed.segments);
+    const linkers = options.sandboxed === true ? [] : linkMakersBesides(analysis.parsed.segments);
     for (const [index, segment] of analysis.parsed.segments.entries()) {
       const linkedBy = linkers[index];
       for (const cwd of directories(segment.dirs, start)) {

@@ -20,10 +20,9 @@ import type { PermissionSettings } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { PermissionStage, type PermissionVerdict } from '../../types/permissions.js';
 import { loadOnce } from '../../sdk/load-once.js';
-import type { CommandSandbox } from '../../types/sandbox.js';
+import { commandConfined } from '../../types/command-confined.js';
 
 /** The tools the OS sandbox runs (the mode layer's list: only bash today). */
-const SANDBOXED_TOOLS: readonly string[] = ['bash'];
 type CheckModule = typeof import('./check.js');
 
 const NAME = 'permission-blacklist';
@@ -61,6 +60,7 @@ export default definePlugin({
         ...(typeof workdir === 'string' && workdir !== '' ? { startDir: path.resolve(request.projectRoot, workdir) } : {}),
         additionalDirectories: additionalDirectories(kernel.container),
         onParserFailure,
+        sandboxed: await commandConfined(kernel.container, request.toolName),
       });
       if (!hit) return undefined;
       const how = hit.fromRawText ? ' (the command could not be parsed, so it was checked as text)' : '';
@@ -70,7 +70,7 @@ export default definePlugin({
     // (refused headless). After the rules (their deny still wins), before the mode layer.
     kernel.hooks.checkPermission.tapPromise({ name: `${NAME}:unverifiable`, stage: PermissionStage.Rules + 50 }, async (request): Promise<PermissionVerdict | undefined> => {
       const command = request.target.kind === 'command' ? request.target.command : undefined;
-      if (typeof command !== 'string' || (await confined(kernel.container, request.toolName))) return undefined;
+      if (typeof command !== 'string' || (await commandConfined(kernel.container, request.toolName))) return undefined;
       const why = await (await loadChecks()).unverifiableCommand(command);
       if (why === undefined) return undefined;
       return {
@@ -81,16 +81,6 @@ export default definePlugin({
     });
   },
 });
-
-/** Whether the OS sandbox will confine this call (only bash runs in it; a failing probe counts as not). */
-async function confined(container: Container, toolName: string): Promise<boolean> {
-  if (!SANDBOXED_TOOLS.includes(toolName) || !container.isBound(TOKENS.CommandSandbox)) return false;
-  try {
-    return (await container.get<CommandSandbox>(TOKENS.CommandSandbox).probe()).active;
-  } catch {
-    return false;
-  }
-}
 
 /** permissions.additional_directories from the settings owner, if one is bound; none on failure. */
 function additionalDirectories(container: Container): readonly string[] {

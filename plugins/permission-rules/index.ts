@@ -32,6 +32,7 @@ import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/pl
 import { PermissionStage } from '../../types/permissions.js';
 import type { ToolRegistry } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
+import { commandConfined } from '../../types/command-confined.js';
 import { type CommandParser, LAYER_NAME } from './engine.js';
 import { PermissionRules, engineContext, loadCallChecks } from './permission-rules.js';
 import { ruleMatcherFactory } from './rule-matcher.js';
@@ -83,6 +84,7 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
             parseCommand: options.parseCommand ?? parseShellCommandLazily,
             warn: (message) => kernel.warn(message),
             tools: context.get<ToolRegistry>(TOKENS.ToolRegistry),
+            confined: (toolName) => commandConfined(kernel.container, toolName),
             ...(trust ? { trust } : {}),
             ...(managed ? { managed } : {}),
           }));

@@ -61,6 +61,8 @@ export interface RulesContext {
   warn(message: string): void;
   /** Registered tools, to warn about rules naming none (optional). */
   tools?: ToolRegistry;
+  /** Whether the OS sandbox will confine this tool's command (absent: never). */
+  confined?(toolName: string): Promise<boolean>;
   /** Workspace trust (TOKENS.WorkspaceTrust); absent → the project is untrusted. */
   trust?: WorkspaceTrust;
   /** The organisation's managed settings (TOKENS.ManagedPolicy): their rules are the top layer. */
@@ -287,7 +289,8 @@ export class PermissionRules {
       const reads = await checkCommandReads(request, this.engine, context);
       if (reads?.decision === 'deny') return reads;
       // Protected paths ask in every mode, before the mode layer could allow.
-      const guarded = await checkProtectedPaths(request, this.engine, context);
+      const sandboxed = request.target.kind === 'command' && (await this.context.confined?.(request.toolName)) === true;
+      const guarded = await checkProtectedPaths(request, this.engine, { ...context, sandboxed });
       if (guarded) return guarded;
       if (reads) return reads;
     }

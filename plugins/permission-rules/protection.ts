@@ -59,7 +59,7 @@ function nestedWorkTreesOf(projectRoot: string): Promise<readonly string[]> {
 export async function checkProtectedPaths(
   request: PermissionRequest,
   engine: RulesEngine,
-  context: { homeDir: string; parseCommand: CommandParser },
+  context: { homeDir: string; parseCommand: CommandParser; sandboxed?: boolean },
 ): Promise<PermissionVerdict | undefined> {
   let scope: ProtectedScope = { projectRoot: request.projectRoot, homeDir: context.homeDir };
   const target = request.target;
@@ -90,7 +90,7 @@ export async function checkProtectedPaths(
     } catch {
       return undefined; // the blacklist and the rules already treat an unparseable command as opaque
     }
-    findings = commandFindings(parsed, startDirectory(request), scope);
+    findings = commandFindings(parsed, startDirectory(request), scope, context.sandboxed === true);
   }
   const blocking = findings.filter((f) => f.unknown !== undefined || !engine.allowsExactFile(f.hit!.path, request.toolName));
   const first = blocking[0];
@@ -124,12 +124,13 @@ function startDirectory(request: PermissionRequest): string {
 
 const HARMLESS = /^\/dev\/(?:null|tty)$/;
 
-function commandFindings(parsed: ParsedCommandLike, startDir: string, scope: ProtectedScope): Finding[] {
+/** `sandboxed`: the OS sandbox keeps the protected paths (pinned read-only), so a link the line makes cannot reach them. */
+function commandFindings(parsed: ParsedCommandLike, startDir: string, scope: ProtectedScope, sandboxed: boolean): Finding[] {
   const findings: Finding[] = [];
   // `/dev/stdout`, `/dev/fd/3` reopen a descriptor: harmless unless the line put a file read on one.
   const descriptorsHarmless = !readsFileOnDescriptor(parsed.segments);
   // A link another segment makes is not there yet when this runs (sdk/shell-command/link-makers.ts).
-  const linkers = linkMakersBesides(parsed.segments);
+  const linkers = sandboxed ? [] : linkMakersBesides(parsed.segments);
   for (const [index, segment] of parsed.segments.entries()) {
     if (segment.inlineCode && mentionsProtectedName(segment.inlineCode.code)) {
       findings.push({ unknown: `the ${segment.inlineCode.interpreter} program in "${short(segment.text)}" names a protected location and what it writes cannot be seen` });

@@ -64,3 +64,10 @@ test.each([
 ])('%s is not', async (command) => {
   expect(await verdict(command)).toBeUndefined();
 });
+
+test('under the OS sandbox (the rest read-only) a line with a link maker is judged as written; without it, not', async () => {
+  for (const command of ['git checkout main && rm -rf build', 'mv a b && rm -rf build/tmp']) {
+    expect(await checkCommand(command, { projectRoot: root, homeDir: home, sandboxed: true })).toBeUndefined();
+    expect(await verdict(command)).toBeDefined();
+  }
+});

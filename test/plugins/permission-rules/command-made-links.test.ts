@@ -7,7 +7,11 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ContainerModule } from 'inversify';
 import type { PermissionMode } from '../../../types/permissions.js';
+import { definePlugin } from '../../../types/plugin.js';
+import type { CommandSandbox, SandboxStatus } from '../../../types/sandbox.js';
+import { TOKENS } from '../../../types/tokens.js';
 import { bash, bootRules, decide, read, tempDirs, write, type Dirs } from './helpers.js';
 
 let dirs: Dirs;
@@ -124,5 +128,32 @@ describe('Read rules', () => {
       expect(await write(kernel, `/proc/self/root${dirs.root}/.git/config`, mode)).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
       expect(await inRoot(() => write(kernel, '/proc/self/cwd/.git/hooks/pre-commit', mode))).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
     }
+  });
+});
+
+describe('a command the OS sandbox confines', () => {
+  // The sandbox pins the protected paths read-only and keeps the rest outside the project
+  // read-only: a link the line makes cannot lead a write there, so such a line is judged as written.
+  const sandbox = definePlugin({
+    name: 'test-sandbox',
+    bindings: new ContainerModule(({ bind }) => {
+      const status = { active: true } as SandboxStatus;
+      bind(TOKENS.CommandSandbox).toConstantValue({ status: () => status, probe: async () => status } as unknown as CommandSandbox);
+    }),
+  });
+
+  test.each(['git pull && npm test | tee log.txt', 'mv a b && echo done > status.txt', 'tar xf x.tar && echo x > marker'])('%s is judged as written (no protected-path question)', async (command) => {
+    const { kernel } = await bootRules(dirs, { cli: { allowedTools: [...ALLOW, 'Bash(npm test:*)', 'Bash(tee:*)'] }, plugins: [sandbox] });
+    expect(await bash(kernel, command, 'default')).toMatchObject({ decision: 'allow' });
+  });
+
+  test('without the sandbox the same line asks', async () => {
+    const { kernel } = await bootRules(dirs, { cli: { allowedTools: ALLOW } });
+    expect(await bash(kernel, 'mv a b && echo done > status.txt', 'default')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+  });
+
+  test('a write to a protected path itself still asks under the sandbox', async () => {
+    const { kernel } = await bootRules(dirs, { cli: { allowedTools: ALLOW }, plugins: [sandbox] });
+    expect(await bash(kernel, 'echo x >> .git/config', 'default')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
   });
 });
