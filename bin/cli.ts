@@ -4,13 +4,14 @@
  * (`sessions`, `audit verify`) reads the plugins' declarations and loads only that command's
  * module, never the kernel (plugin-subcommands.ts). `doctor` loads its own module, which boots the
  * kernel itself. None of them may end as a silent success with its result unprinted
- * (unfinished-run.ts).
+ * (unfinished-run.ts), and none keeps the process running once it is done (exit-when-done.ts).
  */
 import { parseCommandLine } from './cli-args.js';
 import { runPluginSubcommand, runSubcommand } from './subcommands.js';
 import { terminal } from '../config/terminal-safe.js';
 import { closeGoneTerminalsAtExit } from './gone-terminal.js';
 import { guardedCommand } from './unfinished-run.js';
+import { exitWhenDone } from './exit-when-done.js';
 
 async function cli(): Promise<number> {
   closeGoneTerminalsAtExit();
@@ -24,12 +25,12 @@ async function cli(): Promise<number> {
   return main(command.options);
 }
 
+// The command's end is the process's end: what a plugin left open (a timer, a socket, a start()
+// still waiting) does not keep it running (exit-when-done.ts).
 cli().then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => exitWhenDone(code),
   (error: unknown) => {
     terminal.err(`mewcode: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
+    return exitWhenDone(1);
   },
 );

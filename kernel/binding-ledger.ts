@@ -54,6 +54,11 @@ export class BindingLedger {
     private readonly guarded: (plugin: string) => string | undefined,
     /** Where a configured plugin's takeover of another's service is said. */
     private readonly warn: (message: string) => void = () => undefined,
+    /**
+     * The kernel view a plugin's own services get for TOKENS.Kernel: one naming that plugin, so a
+     * call it makes through it (a command's `!` line, a recovery read) carries its name as madeBy.
+     */
+    private readonly kernelFor?: (newcomer: Newcomer) => unknown,
   ) {}
 
   /** Services the kernel binds: never another's. */
@@ -81,7 +86,7 @@ export class BindingLedger {
         refuseBuildOnly(id, newcomer);
         if (this.checked(id)) this.take(newcomer, id, options);
         else if (!TOKEN_NAMES.has(id)) this.claimOwn(name, id);
-        return options.bind(id);
+        return this.kernelFor ? ownKernelIn(options.bind(id), () => this.kernelFor!(newcomer)) : options.bind(id);
       }) as ContainerModuleLoadOptions['bind'];
       const mayChange = (id: ServiceIdentifier): void => {
         refuseBuildOnly(id, newcomer);
@@ -214,3 +219,31 @@ function tokenLabel(id: ServiceIdentifier): string {
   return name !== undefined ? `TOKENS.${name}` : typeof id === 'function' ? id.name : String(id);
 }
 
+
+/**
+ * A binding whose `toDynamicValue` factory resolves TOKENS.Kernel as its plugin's own view (the
+ * rest of the container as it is): the service a plugin binds acts as that plugin.
+ */
+function ownKernelIn<T extends object>(syntax: T, kernel: () => unknown): T {
+  return new Proxy(syntax, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      if (key !== 'toDynamicValue') return (value as (...args: unknown[]) => unknown).bind(target);
+      return (factory: (context: object) => unknown) => (value as (f: (context: object) => unknown) => unknown).call(target, (context: object) => factory(withOwnKernel(context, kernel)));
+    },
+  });
+}
+
+function withOwnKernel(context: object, kernel: () => unknown): object {
+  return new Proxy(context, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (key === 'get') return (id: unknown, ...rest: unknown[]) => (id === TOKENS.Kernel ? kernel() : method(id, ...rest));
+      if (key === 'getAsync') return (id: unknown, ...rest: unknown[]) => (id === TOKENS.Kernel ? Promise.resolve(kernel()) : method(id, ...rest));
+      return method;
+    },
+  });
+}

@@ -13,7 +13,7 @@ import { callToolForPlugin, type PluginCallDeps } from './plugin-tool-call.js';
 import { askPermissionForPlugin } from './plugin-permission-ask.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import type { ResolvedConfig } from '../types/config.js';
-import type { Reporter } from '../types/services.js';
+import type { Reporter, ToolRegistry } from '../types/services.js';
 import type { AgentSession, CompactionService, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
 import type { WorkspaceTrust } from '../types/trust.js';
 import { isEmptyPolicy, type ManagedPolicy } from '../types/managed.js';
@@ -157,6 +157,10 @@ export class Kernel implements KernelApi {
   readonly #raw: KernelHooks = createHooks();
   /** The project commands whose name the user's own kept, each warned about once. */
   readonly #commandWarned = new Set<string>();
+  /** The registry services resolve from the container (set where TOKENS.Kernel is bound). */
+  #sharedRegistry: ToolRegistry | undefined;
+  /** Per plugin: the container's Kernel view naming it (containerViewFor). */
+  readonly #containerViews = new Map<string, PluginContext>();
   private readonly ledger = new TapLedger();
   private idleWarmDone = false;
   private pluginsStarted = false;
@@ -236,7 +240,12 @@ export class Kernel implements KernelApi {
     // And on `stop`, a bail hook, every required plugin's tap is called first (stop-order.ts).
     orderStopTaps(this.#raw, tapRank);
     this.hooks = createPluginHooks(this.#raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
-    this.bindings = new BindingLedger((plugin) => this.guarded(plugin), (message) => this.warn(message));
+    this.bindings = new BindingLedger(
+      (plugin) => this.guarded(plugin),
+      (message) => this.warn(message),
+      // A plugin's services get a Kernel view naming it (its own calls carry its name as madeBy).
+      ({ plugin }) => this.containerViewFor(plugin.name),
+    );
     this.lifecycle = new PluginLifecycle({
       container: this.container,
       registry: this.tools,
@@ -244,13 +253,14 @@ export class Kernel implements KernelApi {
       bindings: this.bindings,
       warn: (message) => this.warn(message),
       withStack: (message, error) => this.failures.withStack(message, error),
-      contextFor: (plugin) =>
+      contextFor: (plugin, signal) =>
         new PluginContext(
           this,
           createPluginHooks(this.#raw, { plugin: plugin.name }, this.ledger),
           this.tools.forOwner({ owner: plugin.name, ...(plugin.replaces ? { replaces: plugin.replaces } : {}), ...(this.options.plugins.includes(plugin) ? {} : { configured: true }) }),
           this.options.plugins.includes(plugin) ? this.buildSessions : this.pluginSessions,
           plugin.name,
+          signal,
         ),
       criticality: (plugin) => this.criticality(plugin),
       fromBuild: (plugin) => this.options.plugins.includes(plugin),
@@ -533,6 +543,7 @@ export class Kernel implements KernelApi {
     // configured plugin's (never a system tool, never the build's origin). The container's Kernel
     // view has the same.
     const sharedRegistry = this.tools.forOwner({ owner: 'a service from the container', configured: true });
+    this.#sharedRegistry = sharedRegistry;
     this.container.bind(TOKENS.Kernel).toConstantValue(new PluginContext(this, createPluginHooks(this.#raw, { plugin: undefined, refuse: CONTAINER_TAP_REFUSAL }, this.ledger), sharedRegistry, this.pluginSessions));
     this.container.bind(TOKENS.ToolRegistry).toConstantValue(sharedRegistry);
     // What a plugin may do with the route: tell the user. Not attach an output or answer approvals.
@@ -717,6 +728,21 @@ export class Kernel implements KernelApi {
 
   /** How a plugin's KernelApi makes and resumes sessions (PluginContext): never as the main one, its history told. */
   private readonly pluginSessions: PluginSessions = this.sessionsFor(false);
+
+  /**
+   * What TOKENS.Kernel resolves to in `plugin`'s own services: the container's view (no taps, the
+   * shared registry, a configured plugin's sessions) but naming the plugin, so a call it makes
+   * through it is judged and audited as that plugin's (madeBy), never as an anonymous service's.
+   */
+  private containerViewFor(plugin: string): KernelApi {
+    let view = this.#containerViews.get(plugin);
+    if (view === undefined) {
+      const registry = this.#sharedRegistry ?? this.tools.forOwner({ owner: 'a service from the container', configured: true });
+      view = new PluginContext(this, createPluginHooks(this.#raw, { plugin: undefined, refuse: CONTAINER_TAP_REFUSAL }, this.ledger), registry, this.pluginSessions, plugin);
+      this.#containerViews.set(plugin, view);
+    }
+    return view;
+  }
   private readonly buildSessions: PluginSessions = this.sessionsFor(true);
 
   private sessionsFor(fromBuild: boolean): PluginSessions {

@@ -33,13 +33,22 @@ interface PluginCallHost {
   askPermission(ask: PluginPermissionAsk, madeBy: string): Promise<PluginPermissionAnswer>;
 }
 
+/**
+ * A plugin's own call is judged and audited as that plugin's (PermissionRequest.madeBy): the
+ * anonymous view (a service resolved no plugin's way, e.g. a class injected with TOKENS.Kernel)
+ * names no plugin, so it makes none.
+ */
+const NO_OWNER =
+  "the kernel it was asked through names no plugin (a service resolved TOKENS.Kernel outside a plugin's toDynamicValue binding); a plugin's own calls go through the kernel its apply() or start() receives, or that its own bindings resolve";
+
 export class PluginContext implements KernelApi {
   /** A true private field: what a plugin holds must not lead back to the kernel object itself. */
   readonly #kernel: KernelApi;
 
   readonly #tools: ToolRegistry;
   readonly #sessions: PluginSessions;
-  readonly #owner: string;
+  /** The plugin this view acts for; undefined for the container's anonymous view. */
+  readonly #owner: string | undefined;
   #container: Container | undefined;
 
   /**
@@ -51,7 +60,9 @@ export class PluginContext implements KernelApi {
     readonly hooks: PluginHooks,
     tools: ToolRegistry,
     sessions: PluginSessions,
-    owner = 'a service from the container',
+    owner?: string,
+    /** Only in the context handed to start(): aborted at its time limit and at shutdown. */
+    readonly signal?: AbortSignal,
   ) {
     this.#kernel = kernel;
     this.#tools = tools;
@@ -66,7 +77,7 @@ export class PluginContext implements KernelApi {
     return this.#kernel.version;
   }
   get container(): Container {
-    this.#container ??= readOnlyContainer(this.#kernel.container, this.#owner);
+    this.#container ??= readOnlyContainer(this.#kernel.container, this.#owner ?? 'a service from the container');
     return this.#container;
   }
   get projectRoot(): string {
@@ -115,6 +126,7 @@ export class PluginContext implements KernelApi {
     return this.#kernel.compactNow(mode);
   }
   callTool(call: PluginToolCall): Promise<PluginToolCallResult> {
+    if (this.#owner === undefined) return Promise.resolve({ allowed: false, content: `The call was not made: ${NO_OWNER}`, isError: true });
     if (this.#kernel.callTool) return (this.#kernel as PluginCallHost).callTool(call, this.#owner);
     return Promise.resolve({ allowed: false, content: 'this kernel cannot run a plugin\'s own calls', isError: true });
   }
@@ -125,10 +137,12 @@ export class PluginContext implements KernelApi {
     return Promise.resolve({ toolCallId: result.toolCallId, isError: true, content: 'Output withheld: this kernel cannot pass it through the required plugins.' });
   }
   decidePermission(request: PermissionRequest, callId: string): Promise<PermissionVerdict> {
+    if (this.#owner === undefined) return Promise.resolve({ decision: 'deny', layer: 'kernel', reason: NO_OWNER });
     if (this.#kernel.decidePermission) return (this.#kernel as PluginCallHost).decidePermission(request, callId, this.#owner);
     return Promise.resolve({ decision: 'deny', layer: 'kernel', reason: 'this kernel cannot decide a plugin\'s own calls' });
   }
   askPermission(ask: PluginPermissionAsk): Promise<PluginPermissionAnswer> {
+    if (this.#owner === undefined) return Promise.resolve({ allowed: false, reason: NO_OWNER });
     if (this.#kernel.askPermission) return (this.#kernel as PluginCallHost).askPermission(ask, this.#owner);
     return Promise.resolve({ allowed: false, reason: 'this kernel cannot judge what a plugin starts' });
   }

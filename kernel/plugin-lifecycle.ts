@@ -11,7 +11,7 @@
 import { ContainerModule, type Container, type ServiceIdentifier } from 'inversify';
 import type { Command } from '../types/commands.js';
 import { TOKENS } from '../types/tokens.js';
-import type { KernelApi, MewcodePlugin } from '../types/plugin.js';
+import type { KernelApi, MewcodePlugin, StartContext } from '../types/plugin.js';
 import type { Tool } from '../types/tools.js';
 import type { BindingLedger } from './binding-ledger.js';
 import { ConfigurationError } from './configuration-error.js';
@@ -26,6 +26,9 @@ import { sealedService } from '../types/sealed-service.js';
 export const DEFAULT_START_TIMEOUT_MS = 5_000;
 /** The longest a plugin's own `startTimeoutMs` counts for when the user set no plugin_start_timeout_ms (its own maximum too). */
 export const MAX_START_TIMEOUT_MS = 120_000;
+
+/** How long shutdown waits for one plugin's dispose(). */
+export const DISPOSE_TIMEOUT_MS = 5_000;
 
 export type Phase = 'load' | 'bindings' | 'tools' | 'commands' | 'apply' | 'start';
 
@@ -45,7 +48,8 @@ interface LifecycleDeps {
   warn(message: string): void;
   /** A failure's message with the plugin's stack appended under --debug (unchanged otherwise). */
   withStack?(message: string, error: unknown): string;
-  contextFor(plugin: MewcodePlugin): KernelApi;
+  /** `signal`: only for start() (StartContext). */
+  contextFor(plugin: MewcodePlugin, signal?: AbortSignal): KernelApi;
   /** Why the run cannot go on without this plugin ("It is essential"), or undefined. */
   criticality(plugin: MewcodePlugin): string | undefined;
   /** The plugin is in the build's own list (it may replace protected services). */
@@ -71,6 +75,8 @@ export class PluginLifecycle {
   private readiness: Promise<void> = Promise.resolve();
   private criticalReadiness: Promise<void> = Promise.resolve();
   private readonly startTimers = new Set<NodeJS.Timeout>();
+  /** Each start()'s signal: aborted at its time limit, and at shutdown for those still running. */
+  private readonly startAborts = new Set<AbortController>();
 
   constructor(private readonly deps: LifecycleDeps) {}
 
@@ -265,11 +271,14 @@ export class PluginLifecycle {
       this.deps.warn(this.stacked(`${describeFailure(plugin, 'start', error)}; it may work only partly`, error));
     };
     let done = false;
+    const abort = new AbortController();
+    this.startAborts.add(abort);
     const started = Promise.resolve()
-      .then(() => plugin.start?.(this.deps.contextFor(plugin)))
+      .then(() => plugin.start?.(this.deps.contextFor(plugin, abort.signal) as StartContext))
       .then(() => undefined, failed)
       .finally(() => {
         done = true;
+        this.startAborts.delete(abort);
       });
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<void>((resolve, reject) => {
@@ -277,6 +286,9 @@ export class PluginLifecycle {
         this.startTimers.delete(timer!);
         if (done) return resolve();
         const late = new Error(`did not finish start within ${bound} ms`);
+        // The run stops waiting: the plugin is told, so it can stop its requests and timers.
+        this.startAborts.delete(abort);
+        abort.abort(late);
         const fatal = this.fatal(plugin, 'start', late);
         if (fatal) return reject(fatal);
         this.deps.warn(`plugin ${plugin.name} did not finish start within ${bound} ms; going on without waiting for it`);
@@ -310,6 +322,8 @@ export class PluginLifecycle {
   async disposeAll(): Promise<void> {
     for (const timer of this.startTimers) clearTimeout(timer);
     this.startTimers.clear();
+    for (const abort of this.startAborts) abort.abort(new Error('MewCode is shutting down'));
+    this.startAborts.clear();
     for (const entry of [...this.applied].reverse()) {
       this.deps.ledger.removeAll(entry.plugin.name);
       await this.dispose(entry.plugin);
@@ -326,11 +340,20 @@ export class PluginLifecycle {
     await this.dispose(entry.plugin);
   }
 
+  /** Bounded: a dispose() that never settles must not hold shutdown (and so the process's end) open. */
   private async dispose(plugin: MewcodePlugin): Promise<void> {
+    if (!plugin.dispose) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), DISPOSE_TIMEOUT_MS);
+    });
     try {
-      await plugin.dispose?.();
+      const outcome = await Promise.race([Promise.resolve().then(() => plugin.dispose?.()), late]);
+      if (outcome === 'late') this.deps.warn(`plugin ${plugin.name} did not finish dispose within ${DISPOSE_TIMEOUT_MS} ms; shutting down without waiting for it`);
     } catch (error) {
       this.deps.warn(`plugin ${plugin.name} failed in dispose: ${errorMessage(error)}`);
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

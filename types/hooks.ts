@@ -119,6 +119,12 @@ export interface ToolUseContext extends RunContext {
    * A rewrite returned on this pass is not taken; decisions are (the stricter of both passes wins).
    */
   recheck?: boolean;
+  /**
+   * A plugin's own call (`callTool`: a custom command's or skill's `!` line, a compaction's
+   * recovery read): the plugin that made it, named by the kernel (PermissionRequest.madeBy);
+   * absent for the model's calls.
+   */
+  madeBy?: string;
 }
 
 export interface PostToolUseContext extends ToolUseContext {

@@ -17,6 +17,15 @@ import type { PendingTrust } from './trust.js';
  * hooks are frozen and tap-only, and whose taps carry this plugin's name (errors blame it; its
  * taps are removed when it is disposed).
  */
+/**
+ * What start() receives: the plugin's kernel API and `signal`, aborted when its time limit passes
+ * (the run has stopped waiting for it) and when MewCode shuts down. Pass it to fetch() and clear
+ * timers on it: work start() leaves running is cut off when the process exits.
+ */
+export interface StartContext extends KernelApi {
+  readonly signal: AbortSignal;
+}
+
 export interface KernelApi {
   readonly version: string;
   readonly hooks: PluginHooks;
@@ -187,7 +196,7 @@ export interface MewcodePlugin {
    * model request waits for it at most `startTimeoutMs`. One that fails or does not finish in
    * time is a warning, or, for a required, essential or safety plugin, ends the run (exit 2).
    */
-  start?(kernel: KernelApi): Promise<void>;
+  start?(kernel: StartContext): Promise<void>;
   /** The bound of `start()`; default `plugin_start_timeout_ms` from configuration, else 5000. */
   startTimeoutMs?: number;
   /**
@@ -197,7 +206,12 @@ export interface MewcodePlugin {
    * see. A failure is ignored here: the first real use loads again and reports it.
    */
   warm?(kernel: KernelApi): void | Promise<void>;
-  /** Also called after a failed `apply`. */
+  /**
+   * Stop what this plugin started (clear its timers, close its sockets and servers). Called at
+   * shutdown and after a failed `apply`; one that has not finished within 5 s is a warning and
+   * shutdown goes on. The CLI exits once its command is done whatever a plugin left open, so
+   * dispose() is the one place such work is stopped cleanly.
+   */
   dispose?(): void | Promise<void>;
   /**
    * `mewcode <name> …` subcommands (types/cli.ts). One plugin per name: a second plugin's command

@@ -8,6 +8,10 @@
  *   target            the path, the command, or a named target's `name detail` (the sub-agent
  *                     type an agent call starts, the skill and arguments load_skill loads); null
  *                     when the call has none
+ *   real              where a path target led (links followed), when that is not the path itself:
+ *                     the `real` the permission layers judged when the tool gave one (a write
+ *                     through `src/notes` → `deploy`), else the path resolved as the decision is
+ *                     recorded (a glob or grep of a linked folder); absent otherwise
  *   target_chars      } only when `target` was cut: the whole target's length (UTF-16 units)
  *   target_sha256     } and the SHA-256 (hex) of its UTF-8 bytes
  *   input             the call's input as JSON, keys sorted (a glob's or grep's pattern, an MCP
@@ -15,15 +19,39 @@
  *   input_chars, input_sha256   the same, when `input` was cut
  */
 import { cutUtf16 } from '../../sdk/text-cuts.js';
+import { toolPathAbsolute } from '../../sdk/file-tool-support/tool-path.js';
+import { resolveRealSync } from '../../sdk/path-containment.js';
 import type { PermissionTarget } from '../../types/tools.js';
 import { hashLine } from './chain.js';
 
 /** The mark that ends a cut text. */
 export const CUT_MARK = '…';
 
+/** Where the call's project and home are, to resolve a relative or `~` path. */
+export interface TargetPlaces {
+  projectRoot: string;
+  homeDir: string;
+}
+
 /** A refusal may come before any target was computed: tolerate a missing one. */
-export function targetFields(target: PermissionTarget | undefined, input: unknown, max: number): Record<string, unknown> {
-  return { ...bounded('target', targetText(target), max), ...bounded('input', inputText(input), max) };
+export function targetFields(target: PermissionTarget | undefined, input: unknown, max: number, places?: TargetPlaces): Record<string, unknown> {
+  const real = places ? realText(target, places) : null;
+  return { ...bounded('target', targetText(target), max), ...(real !== null ? bounded('real', real, max) : {}), ...bounded('input', inputText(input), max) };
+}
+
+/** Where a path target led, when that is elsewhere than the path names; null otherwise. */
+export function realText(target: PermissionTarget | undefined, places: TargetPlaces): string | null {
+  if (target?.kind !== 'path' || typeof target.path !== 'string' || target.path === '') return null;
+  const absolute = toolPathAbsolute(target.path, places.projectRoot, places.homeDir);
+  let real: string | undefined = typeof target.real === 'string' ? target.real : undefined;
+  if (real === undefined) {
+    try {
+      real = resolveRealSync(absolute);
+    } catch {
+      return null; // a loop or an unreadable ancestor: the tool's own failure says so
+    }
+  }
+  return real === absolute ? null : real;
 }
 
 export function targetText(target: PermissionTarget | undefined): string | null {

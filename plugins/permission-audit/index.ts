@@ -6,11 +6,11 @@
  *
  * Decision (permissionDecided: rule and mode verdicts, PreToolUse blocks, approvals, plan-mode
  * refusals — the tool may be unknown or not offered, so nothing here looks it up):
- *   {type:"decision", time, session, agent?, tool, tool_call_id, target, target_chars?, target_sha256?,
+ *   {type:"decision", time, session, agent?, tool, tool_call_id, target, real?, target_chars?, target_sha256?,
  *    input, input_chars?, input_sha256?, layer, decided_by, verdict, reason,
  *    approval?: {choice, answered_by, reason?}, allowed, mode}
  * Execution (postToolUse, tapped last so it sees the final result):
- *   {type:"executed", time, session, agent?, tool, tool_call_id, duration_ms, result_bytes, is_error}
+ *   {type:"executed", time, session, agent?, tool, tool_call_id, duration_ms, result_bytes, is_error, made_by?}
  * Trust (trustDecided, once at boot):
  *   {type:"trust", time, project_root, trusted, source, skipped}
  *
@@ -118,7 +118,7 @@ export function createPermissionAuditPlugin(): MewcodePlugin {
         };
       });
       kernel.hooks.permissionDecided.tapPromise(NAME, async (decided) => {
-        log.append(decisionRecord(decided, caps));
+        log.append(decisionRecord(decided, caps, kernel.homeDir));
       });
       kernel.hooks.postToolUse.tapPromise({ name: NAME, stage: 1000 }, async (result, context) => {
         log.append(executedRecord(result, context));
@@ -144,7 +144,8 @@ export function createPermissionAuditPlugin(): MewcodePlugin {
 
 export default createPermissionAuditPlugin();
 
-export function decisionRecord(decided: PermissionDecidedContext, caps: AuditCaps = AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS): Record<string, unknown> {
+/** `homeDir`: to resolve a `~/` path for `real` (audit-target.ts); without it no `real` is recorded. */
+export function decisionRecord(decided: PermissionDecidedContext, caps: AuditCaps = AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS, homeDir?: string): Record<string, unknown> {
   const { request, verdict, approval } = decided;
   const reasonMax = caps.auditReasonMaxChars;
   return {
@@ -155,7 +156,8 @@ export function decisionRecord(decided: PermissionDecidedContext, caps: AuditCap
     tool: request.toolName,
     tool_call_id: decided.toolCallId,
     // The whole target and input, or past the cap their cut text, length and SHA-256 (audit-target.ts).
-    ...targetFields(request.target, request.input, caps.auditTargetMaxChars),
+    // `real`: where a path led, when elsewhere (what the layers judged for a write through a link).
+    ...targetFields(request.target, request.input, caps.auditTargetMaxChars, homeDir !== undefined ? { projectRoot: request.projectRoot, homeDir } : undefined),
     layer: verdict.layer,
     // Who decided as the kernel knows it (a plugin cannot write this; `layer` it can).
     ...(decided.decidedBy !== undefined ? { decided_by: decided.decidedBy } : {}),
@@ -182,6 +184,8 @@ export function executedRecord(result: ToolResult, context: PostToolUseContext):
     duration_ms: Math.round(context.durationMs * 10) / 10,
     result_bytes: Buffer.byteLength(result.content, 'utf8'),
     is_error: result.isError === true,
+    // A plugin's own call, named by the kernel as in its decision record.
+    ...(typeof context.madeBy === 'string' ? { made_by: context.madeBy } : {}),
   };
 }
 
