@@ -7,6 +7,7 @@ import type { KernelApi } from '../../types/plugin.js';
 import type { RuleSubject } from '../../types/services.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { TOKENS } from '../../types/tokens.js';
+import { agentTypeNames, claudeAgentType } from '../../types/subagents.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { compileConditions } from './conditions.js';
 import { HookDispatcher, type RuleResult } from './dispatcher.js';
@@ -32,7 +33,8 @@ const NAME = 'hooks';
  * The fields every payload carries (Claude Code's names): `permission_mode` on every event
  * (hook-mode.ts); `transcript_path` the main session's transcript in Claude Code's shape, brought
  * up to date first (claude-transcript.ts), and inside a sub-agent also its own
- * (`agent_transcript_path`), as Claude Code gives them.
+ * (`agent_transcript_path`), as Claude Code gives them. `agent_type` is Claude Code's spelling
+ * of a type it has too (`Explore`, `general-purpose`), so a script written for it compares as there.
  */
 function commonFields(context: SessionContext & Partial<Pick<RunContext, 'mode'>>, modes: HookModes, transcripts: ClaudeTranscripts): Record<string, unknown> {
   const sub = context.agentId !== 'main';
@@ -42,12 +44,15 @@ function commonFields(context: SessionContext & Partial<Pick<RunContext, 'mode'>
     cwd: context.projectRoot,
     permission_mode: modes.of(context),
     ...(sub ? { agent_id: context.agentId, agent_transcript_path: transcripts.path(context) } : {}),
-    ...(context.agentType ? { agent_type: context.agentType } : {}),
+    ...(context.agentType ? { agent_type: claudeAgentType(context.agentType) } : {}),
   };
 }
 
-/** What a SubagentStart / SubagentStop matcher is tested against: the sub-agent's type, as in Claude Code. */
-const agentTypeSubjects = (context: SessionContext): string[] => [context.agentType ?? 'general'];
+/**
+ * What a SubagentStart / SubagentStop matcher is tested against: the sub-agent's type, by MewCode's
+ * name and Claude Code's (`explore` and `Explore`, `general` and `general-purpose`).
+ */
+const agentTypeSubjects = (context: SessionContext): string[] => agentTypeNames(context.agentType ?? 'general');
 
 /** Who decided: the gate shows a PreToolUse deny as `[hook <by>]`; prompts and stops say `hook <by>` themselves. */
 const by = (entry: RuleResult): string => entry.rule.name;
@@ -79,6 +84,8 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
   for (const warning of [...files.warnings, ...settings.warnings, ...plugins.warnings]) kernel.warn(warning);
   if (settings.rules.length === 0 && files.rules.length === 0) return undefined;
   const log = new HookLog(kernel.projectRoot, (message) => kernel.warn(message));
+  // An agent hook's verifier is the hook's own work, not the user's sub-agent: no SubagentStart/Stop.
+  const verifierAgents = new Set<string>();
   const sandbox = sandboxFor(kernel);
   const notify = (message: string): void => kernel.notify('notice', message);
   const deps = {
@@ -92,6 +99,7 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
     // Resolved when an action runs: the runner is another plugin's, bound or not.
     subagents: () => (kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get(TOKENS.SubagentRunner) : undefined),
     hookAgents: new Set<string>(),
+    verifierAgents,
     // No trust service (a custom build, a test kernel) is untrusted, as for the project's settings.
     // Read when a hook runs: under a managed-forced sandbox every command hook runs in it or not at all.
     sandboxForcedBy: () => (kernel.container.isBound(TOKENS.ManagedPolicy) ? kernel.container.get(TOKENS.ManagedPolicy).sandbox.forceEnabled?.where : undefined),
@@ -108,7 +116,7 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
   const claude = new HookDispatcher(conditioned.rules, deps, conditioned.conditions);
   const own = new RuleEngine(files.rules, deps);
   const envFiles = new SessionEnvFile();
-  tapAll(kernel, claude, own, envFiles);
+  tapAll(kernel, claude, own, envFiles, verifierAgents);
   return () => {
     envFiles.close();
     claude.close();
@@ -122,7 +130,7 @@ function own(context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Recor
   return { session_id: context.sessionId, cwd: context.projectRoot, ...(context.mode ? { mode: context.mode } : {}), ...(context.agentId !== 'main' ? { agent_id: context.agentId } : {}) };
 }
 
-function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, envFiles: SessionEnvFile): void {
+function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, envFiles: SessionEnvFile, verifierAgents: ReadonlySet<string>): void {
   // The mode is spelled as Claude Code spells it: a default-mode run under dontAsk is `dontAsk`.
   const modes = new HookModes(kernel);
   const transcripts = new ClaudeTranscripts(kernel, (message) => kernel.warn(message));
@@ -263,7 +271,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
   if (listens('Stop') || listens('SubagentStop')) {
     kernel.hooks.stop.tapPromise(NAME, async (context) => {
       // Claude Code's Stop is the agent finishing its answer: not a cancel, an error or a blocked prompt.
-      if (context.reason !== 'completed') return undefined;
+      if (context.reason !== 'completed' || verifierAgents.has(context.agentId)) return undefined;
       const event: ClaudeEvent = context.parentAgentId ? 'SubagentStop' : 'Stop';
       const results = await both(event, event, context.parentAgentId ? agentTypeSubjects(context) : [], () => ({
         ...common(context),
@@ -294,6 +302,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     // sub-agent's id until its prompt is submitted (right after SubagentStart), then added to it.
     const forSubagent = new Map<string, string[]>();
     kernel.hooks.subagentStart.tapPromise(NAME, async (context) => {
+      if (verifierAgents.has(context.agentId)) return;
       const results = await both('SubagentStart', 'SubagentStart', agentTypeSubjects(context), () => ({ ...common(context), prompt: context.prompt }), context, () => ({ ...own(context), prompt: context.prompt }));
       remind(results);
       const texts = results.flatMap((entry) => (entry.result.additionalContext && !remindsMain(entry) ? [entry.result.additionalContext] : []));
