@@ -19,6 +19,7 @@ const NEAREST: Readonly<Record<string, string>> = {
   '--fork-session': 'use --resume <id> to continue a session',
   '--ide': 'MewCode connects to an editor through ACP (`mewcode acp`)',
   '--betas': 'there is no equivalent',
+  '--tools': 'every tool is offered; take some away with --disallowedTools <rules...>',
   '--max-budget-usd': 'there is no budget limit; bound a run with --max-turns',
 };
 

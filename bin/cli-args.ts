@@ -10,6 +10,7 @@ import { readMcpConfigFlags } from './mcp-config-flag.js';
 import { claudeOnlyFlagMessage } from './claude-only-flags.js';
 import { gatherRuleLists, RULE_LIST_OPTIONS, type ArgToken } from '../sdk/rule-list-args.js';
 import { readPermissionModeFlags } from '../sdk/permission-mode-flag.js';
+import { gatherPathLists } from './path-list-args.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 
@@ -43,8 +44,9 @@ Options:
   --max-turns <n>               stop after n model turns (default: none interactively, ${PRINT_MAX_TURNS} with -p;
                                 max_turns in configuration sets your own default)
   --add-dir <path...>           also allow these directories for this run, as permissions.
-                                additional_directories in your settings would (repeatable)
-  --plugin-dir <path>           load the Claude Code plugin in this directory for this run
+                                additional_directories in your settings would (several after
+                                one flag, or repeat it)
+  --plugin-dir <path...>        load the Claude Code plugins in these directories for this run
                                 (repeatable; also MEWCODE_PLUGIN_DIR, paths separated by ':')
   --allowedTools <rules...>     allow these for this session, e.g. "Bash(npm test:*)" Read (also
                                 --allowed-tools; the words up to the next flag that are tool rules)
@@ -54,8 +56,9 @@ Options:
                                 no prompt on the command line (stdin or none) is a usage error:
                                 end the list with -- or write the rules as one value ("Read,Edit")
   --append-system-prompt <text> add this to the end of the system prompt (the same on every request)
-  --mcp-config <file-or-json>   MCP servers for this run, as in .mcp.json: {"mcpServers": {…}}
-                                (repeatable; no trust needed; a configured server of a name wins)
+  --mcp-config <configs...>     MCP servers for this run, as in .mcp.json: {"mcpServers": {…}}, as
+                                .json files or JSON texts (several after one flag, or repeat it;
+                                no trust needed; a configured server of a name wins)
   --strict-mcp-config           use only --mcp-config's servers: none from configuration, .mcp.json,
                                 ~/.claude.json or plugins
   --verbose                     accepted for Claude Code scripts: stream-json always has every event
@@ -224,7 +227,9 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   const modeFlags = readPermissionModeFlags(values['permission-mode'], values['dangerously-skip-permissions'] === true);
   if (!modeFlags.ok) return { kind: 'error', message: modeFlags.error };
   // The flags take several values in a row (Claude Code's); what follows them may be the prompt.
-  const rules = gatherRuleLists(parsed.tokens as ArgToken[]);
+  const paths = gatherPathLists(parsed.tokens as ArgToken[], cwd);
+  if (!paths.ok) return { kind: 'error', message: paths.error };
+  const rules = gatherRuleLists(paths.tokens);
   if (!rules.ok) return { kind: 'error', message: rules.error };
   const { positionals } = rules;
   if (values.continue && values.resume !== undefined) return { kind: 'error', message: '--continue and --resume cannot be used together: --continue takes the latest session, --resume <id> a given one' };
@@ -237,7 +242,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (maxTurns !== undefined && !/^[1-9]\d*$/.test(maxTurns.trim())) {
     return { kind: 'error', message: `--max-turns must be a whole number of at least 1 (got "${maxTurns}")` };
   }
-  const mcpConfig = values['mcp-config'] ? readMcpConfigFlags(values['mcp-config'], cwd) : undefined;
+  const mcpConfig = paths.values['mcp-config'].length > 0 ? readMcpConfigFlags(paths.values['mcp-config'], cwd) : undefined;
   if (mcpConfig && 'error' in mcpConfig) return { kind: 'error', message: mcpConfig.error };
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
   const options: CliOptions = {
@@ -266,10 +271,10 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
     options.mcpServerOrigins = mcpConfig.origins;
   }
   if (values['strict-mcp-config']) options.strictMcpConfig = true;
-  const pluginDirs = pluginDirList(values['plugin-dir'] ?? [], cwd, env);
+  const pluginDirs = pluginDirList(paths.values['plugin-dir'], cwd, env);
   if (typeof pluginDirs === 'string') return { kind: 'error', message: pluginDirs };
   if (pluginDirs.length > 0) options.pluginDirs = pluginDirs;
-  const addDirs = addDirList(values['add-dir'] ?? [], cwd);
+  const addDirs = addDirList(paths.values['add-dir'], cwd);
   if (typeof addDirs === 'string') return { kind: 'error', message: addDirs };
   if (addDirs.length > 0) options.additionalDirectories = addDirs;
   return { kind: 'run', options };
@@ -327,7 +332,7 @@ export function pluginDirList(flags: readonly string[], cwd: string, env: Readon
  * `--add-dir <path>` (repeatable): absolute directories, resolved against `cwd` (`~` against the
  * home). They are given to the run as the user's own additional directories, under the same rule
  * as `permissions.additional_directories`; one that is not a directory is a usage error (a typo
- * would otherwise allow nothing without a word). One directory per flag: a word after it may be the prompt.
+ * would otherwise allow nothing without a word). Several may follow one flag (path-list-args.ts).
  */
 export function addDirList(flags: readonly string[], cwd: string): string[] | string {
   const dirs: string[] = [];

@@ -572,7 +572,7 @@ export class Kernel implements KernelApi {
       factories,
       expand: createVarExpander(env, (m) => this.warn(m)),
     });
-    this.providers = new ProviderRegistryImpl(factories, all);
+    this.providers = new ProviderRegistryImpl(factories, all, env);
     // A frozen view: a plugin may switch the active provider (the /model command) but not replace
     // how the kernel resolves one, nor read a key; what it hands out cannot stream (sealed-provider.ts).
     this.container.bind(TOKENS.ProviderRegistry).toConstantValue(this.providers.pluginView());

@@ -7,16 +7,20 @@ import type { Provider, ProviderFactory, ProviderSettings } from '../types/provi
 import type { ModelChoice, ProviderRegistry } from '../types/services.js';
 import { ConfigurationError } from './configuration-error.js';
 import { sealedProvider } from './sealed-provider.js';
+import { resolveModelAlias } from '../types/model-aliases.js';
 
 export class ProviderRegistryImpl implements ProviderRegistry {
   #current: Provider;
   readonly #instances = new Map<string, Provider>();
   readonly #factories: readonly ProviderFactory[];
   readonly #settings: readonly ProviderSettings[];
+  /** The environment an alias's override is read from (ANTHROPIC_DEFAULT_SONNET_MODEL…). */
+  readonly #env: Readonly<Record<string, string | undefined>>;
 
-  constructor(factories: readonly ProviderFactory[], settings: readonly ProviderSettings[]) {
+  constructor(factories: readonly ProviderFactory[], settings: readonly ProviderSettings[], env: Readonly<Record<string, string | undefined>> = {}) {
     this.#factories = factories;
     this.#settings = settings;
+    this.#env = env;
     const first = settings[0];
     if (!first) throw new ConfigurationError('No provider configured.');
     this.#current = this.#instantiate(first);
@@ -68,11 +72,22 @@ export class ProviderRegistryImpl implements ProviderRegistry {
   }
 
   /** A session's provider: the active one unless a name or model is given; instances are shared. */
-  resolve(options: { name?: string; model?: string }): Provider {
+  resolve(wanted: { name?: string; model?: string }): Provider {
+    const options = this.#withoutAlias(wanted);
     if (options.name === undefined && (options.model === undefined || options.model === this.#current.model)) return this.#current;
     const base = options.name === undefined ? this.#settings.find((s) => s.name === this.#current.id) : this.#settings.find((s) => s.name === options.name);
     if (!base) throw new ConfigurationError(`No usable provider named "${options.name}" (configured: ${this.#settings.map((s) => s.name).join(', ')}).`);
     return this.#instantiate(options.model === undefined ? base : { ...base, model: options.model });
+  }
+
+  /** A model given as Claude Code's alias (`/model sonnet`, a sub-agent's `model: haiku`) as the provider's model id. */
+  #withoutAlias(options: { name?: string; model?: string }): { name?: string; model?: string } {
+    if (options.model === undefined) return options;
+    const base = options.name === undefined ? this.#settings.find((s) => s.name === this.#current.id) : this.#settings.find((s) => s.name === options.name);
+    if (!base) return options;
+    const resolved = resolveModelAlias(options.model, { protocol: base.protocol, provider: base.name }, this.#env, this.#settings.map((s) => s.model));
+    if (!resolved.ok) throw new ConfigurationError(resolved.error);
+    return { ...options, model: resolved.model };
   }
 
   #instantiate(settings: ProviderSettings): Provider {

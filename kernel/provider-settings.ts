@@ -6,6 +6,7 @@
 import type { ProviderFactory, ProviderSettings } from '../types/provider.js';
 import type { ProviderEntry } from './kernel-sections.js';
 import { ConfigurationError } from './configuration-error.js';
+import { resolveModelAlias } from '../types/model-aliases.js';
 
 export const DEFAULT_MAX_TOKENS = 16_384;
 export const DEFAULT_MAX_RETRIES = 4;
@@ -79,6 +80,10 @@ function toSettings(entry: ProviderEntry, input: ProviderSelectionInput): Provid
       `No model set for provider "${entry.name}": set MEWCODE_MODEL, pass --model, or set \`model\` in its providers entry. MewCode has no default model on purpose.`,
     );
   }
+  // `sonnet`, `opus`, `haiku` (Claude Code's aliases) from --model, MEWCODE_MODEL or the entry.
+  const configuredModels = input.entries.flatMap((e) => (e.model ? [e.model] : []));
+  const model = resolveModelAlias(entry.model, { protocol: entry.protocol, provider: entry.name }, input.env, configuredModels);
+  if (!model.ok) throw new ConfigurationError(model.error);
   const apiKey = entry.api_key !== undefined ? input.expand(entry.api_key, `providers.${entry.name}.api_key`) : input.env[factory.apiKeyEnv];
   const baseUrl = entry.base_url ?? input.env[factory.baseUrlEnv];
   // Without a key, the factory's bearer-token variable stands in (ANTHROPIC_AUTH_TOKEN).
@@ -98,7 +103,7 @@ function toSettings(entry: ProviderEntry, input: ProviderSelectionInput): Provid
   const settings: ProviderSettings = {
     name: entry.name,
     protocol: entry.protocol as ProviderSettings['protocol'],
-    model: entry.model,
+    model: model.model,
     contextWindow: entry.context_window ?? factory.defaultContextWindow,
     maxTokens,
     maxRetries: entry.max_retries ?? DEFAULT_MAX_RETRIES,

@@ -78,8 +78,11 @@ export function gatherRuleLists(tokens: readonly ArgToken[], words: 'prompt' | '
   let flag = '';
   // A word after a flag's own value taken as a rule while no prompt has followed (see the file comment).
   let swallowed: { word: string; flag: string } | undefined;
+  // The flag seen after the prompt's words began: a word after it is not added to the prompt.
+  let after: string | undefined;
   for (const token of tokens) {
     if (token.kind === 'option') {
+      if (positionals.length > 0 && after === undefined) after = token.name;
       open = Object.hasOwn(RULE_LIST_FLAGS, token.name) ? RULE_LIST_FLAGS[token.name as keyof typeof RULE_LIST_FLAGS] : undefined;
       flag = token.name;
       if (open && token.value !== undefined) lists[open].push(token.value);
@@ -105,6 +108,14 @@ export function gatherRuleLists(tokens: readonly ArgToken[], words: 'prompt' | '
         };
       }
       open = undefined;
+    }
+    if (after !== undefined && words === 'prompt') {
+      // `-p go --model x extra`: a word a flag did not take would be sent to the model as part of
+      // the message (a second config's JSON once was); the prompt is the one run of words.
+      return {
+        ok: false,
+        error: `"${token.value}" is a second prompt after --${after} (the prompt "${positionals.join(' ')}" came before it): --${after} takes no further value here. Quote the prompt as one argument, before the flags or after --`,
+      };
     }
     positionals.push(token.value);
   }

@@ -25,15 +25,40 @@ export interface SubagentRole {
 }
 
 /**
- * The role an `agent:` key names (a fork-mode skill's or command file's, as Claude Code writes
- * it): the exact name, else the same name without case (`Explore` is `explore`); Claude Code's
- * `general-purpose` is `general`. Undefined when no role has that name: the caller must then not
- * run the item at all (a fork with every tool would be more than its author asked for).
+ * Claude Code's names of the types MewCode has under its own: a payload says these (Claude Code's
+ * spelling), and a hook matcher matches them as well as ours.
  */
-export function findRole(roles: readonly SubagentRole[], name: string): SubagentRole | undefined {
+const CLAUDE_TYPE_NAMES: Readonly<Record<string, string>> = { general: 'general-purpose', explore: 'Explore' };
+
+/**
+ * Claude Code's built-in types MewCode has none of by that name, and the role that does their
+ * work: `general-purpose` is `general`; `Plan` (a read-only researcher for plan mode) is `explore`.
+ */
+const FROM_CLAUDE_TYPES: Readonly<Record<string, string>> = { 'general-purpose': 'general', plan: 'explore' };
+
+/** A type as Claude Code spells it (`explore` is `Explore`); other names as they are. */
+export function claudeAgentType(name: string): string {
+  return Object.hasOwn(CLAUDE_TYPE_NAMES, name) ? CLAUDE_TYPE_NAMES[name]! : name;
+}
+
+/** Every name a type answers to: ours and Claude Code's (what a SubagentStart matcher is tested against). */
+export function agentTypeNames(name: string): string[] {
+  const claude = claudeAgentType(name);
+  return claude === name ? [name] : [name, claude];
+}
+
+/**
+ * The role a type name names, wherever one is written (an `agent:` key, the agent tool's
+ * `subagent_type`, `Agent(…)` rules): the exact name, else the same name without case (`Explore`
+ * is `explore`), else Claude Code's built-in type MewCode does under another name
+ * (`general-purpose` is `general`, `Plan` is `explore`). Undefined when no role has that name: the
+ * caller must then not run the item at all (a fork with every tool would be more than its author asked for).
+ */
+export function findRole<Role extends SubagentRole>(roles: readonly Role[], name: string): Role | undefined {
   const wanted = name.trim();
-  const folded = wanted.toLowerCase() === 'general-purpose' ? 'general' : wanted.toLowerCase();
-  return roles.find((role) => role.name === wanted) ?? roles.find((role) => role.name.toLowerCase() === folded);
+  const folded = wanted.toLowerCase();
+  const mapped = Object.hasOwn(FROM_CLAUDE_TYPES, folded) ? FROM_CLAUDE_TYPES[folded] : undefined;
+  return roles.find((role) => role.name === wanted) ?? roles.find((role) => role.name.toLowerCase() === folded) ?? (mapped === undefined ? undefined : roles.find((role) => role.name === mapped));
 }
 
 /** The refusal for an `agent:` naming no role: file, key, the name and the names there are. */

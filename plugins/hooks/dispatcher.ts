@@ -34,6 +34,8 @@ export interface DispatcherDeps {
   subagents?(): SubagentRunner | undefined;
   /** Ids of sub-agents hooks started, shared by both engines: their events start no other. */
   hookAgents?: Set<string>;
+  /** Ids of agent hooks' verifiers while they run (their start and stop fire no hook). */
+  verifierAgents?: Set<string>;
   /** While the project is untrusted the user's command hooks run in the OS sandbox or not at all. */
   untrusted: UntrustedHooks;
   /** The managed file that forces the OS sandbox on (then every command hook runs in it or not at all). */
@@ -174,6 +176,7 @@ export class HookDispatcher {
         timeoutMs,
         signal,
         hookAgents: this.hookAgents,
+        ...(this.deps.verifierAgents ? { verifierAgents: this.deps.verifierAgents } : {}),
         ...(handler.model ? { model: handler.model } : {}),
         ...(handler.agent ? { agent: handler.agent } : {}),
       });

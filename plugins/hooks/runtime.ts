@@ -7,6 +7,7 @@ import type { KernelApi } from '../../types/plugin.js';
 import type { PermissionRuleMatcher, RuleSubject } from '../../types/services.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { TOKENS } from '../../types/tokens.js';
+import { agentTypeNames, claudeAgentType } from '../../types/subagents.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { compileConditions } from './conditions.js';
 import { HookDispatcher, type DispatcherDeps, type RuleResult } from './dispatcher.js';
@@ -32,7 +33,8 @@ const NAME = 'hooks';
  * The fields every payload carries (Claude Code's names): `permission_mode` on every event
  * (hook-mode.ts); `transcript_path` the main session's transcript in Claude Code's shape, brought
  * up to date first (claude-transcript.ts), and inside a sub-agent also its own
- * (`agent_transcript_path`), as Claude Code gives them.
+ * (`agent_transcript_path`), as Claude Code gives them. `agent_type` is Claude Code's spelling
+ * of a type it has too (`Explore`, `general-purpose`), so a script written for it compares as there.
  */
 function commonFields(context: SessionContext & Partial<Pick<RunContext, 'mode'>>, modes: HookModes, transcripts: ClaudeTranscripts): Record<string, unknown> {
   const sub = context.agentId !== 'main';
@@ -42,12 +44,23 @@ function commonFields(context: SessionContext & Partial<Pick<RunContext, 'mode'>
     cwd: context.projectRoot,
     permission_mode: modes.of(context),
     ...(sub ? { agent_id: context.agentId, agent_transcript_path: transcripts.path(context) } : {}),
-    ...(context.agentType ? { agent_type: context.agentType } : {}),
+    ...(context.agentType ? { agent_type: claudeAgentType(context.agentType) } : {}),
   };
 }
 
 /** What a SubagentStart / SubagentStop matcher is tested against: the sub-agent's type, as in Claude Code. */
-const agentTypeSubjects = (context: SessionContext): string[] => [context.agentType ?? 'general'];
+const agentTypeSubjects = (context: SessionContext): string[] => agentTypeNames(context.agentType ?? 'general');
+
+/**
+ * An agent hook's verifier is the hook's own work, not the user's sub-agent: no SubagentStart or
+ * SubagentStop for it. One set per kernel, shared by the settings' and the components' dispatchers.
+ */
+const verifierAgentsByKernel = new WeakMap<KernelApi, Set<string>>();
+function verifierAgentsOf(kernel: KernelApi): Set<string> {
+  let agents = verifierAgentsByKernel.get(kernel);
+  if (agents === undefined) verifierAgentsByKernel.set(kernel, (agents = new Set()));
+  return agents;
+}
 
 /** Who decided: the gate shows a PreToolUse deny as `[hook <by>]`; prompts and stops say `hook <by>` themselves. */
 const by = (entry: RuleResult): string => entry.rule.name;
@@ -83,6 +96,7 @@ function dispatcherDeps(kernel: KernelApi, env: NodeJS.ProcessEnv, trust: Worksp
     // Resolved when an action runs: the runner is another plugin's, bound or not.
     subagents: () => (kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get(TOKENS.SubagentRunner) : undefined),
     hookAgents: new Set<string>(),
+    verifierAgents: verifierAgentsOf(kernel),
     // No trust service (a custom build, a test kernel) is untrusted, as for the project's settings.
     // Read when a hook runs: under a managed-forced sandbox every command hook runs in it or not at all.
     sandboxForcedBy: () => (kernel.container.isBound(TOKENS.ManagedPolicy) ? kernel.container.get(TOKENS.ManagedPolicy).sandbox.forceEnabled?.where : undefined),
@@ -317,7 +331,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
   if (listens('Stop') || listens('SubagentStop')) {
     kernel.hooks.stop.tapPromise(NAME, async (context) => {
       // Claude Code's Stop is the agent finishing its answer: not a cancel, an error or a blocked prompt.
-      if (context.reason !== 'completed') return undefined;
+      if (context.reason !== 'completed' || verifierAgentsOf(kernel).has(context.agentId)) return undefined;
       const event: ClaudeEvent = context.parentAgentId ? 'SubagentStop' : 'Stop';
       const results = await both(event, event, context.parentAgentId ? agentTypeSubjects(context) : [], () => ({
         ...common(context),
@@ -348,6 +362,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     // sub-agent's id until its prompt is submitted (right after SubagentStart), then added to it.
     const forSubagent = new Map<string, string[]>();
     kernel.hooks.subagentStart.tapPromise(NAME, async (context) => {
+      if (verifierAgentsOf(kernel).has(context.agentId)) return;
       const results = await both('SubagentStart', 'SubagentStart', agentTypeSubjects(context), () => ({ ...common(context), prompt: context.prompt }), context, () => ({ ...own(context), prompt: context.prompt }));
       remind(results);
       const texts = results.flatMap((entry) => (entry.result.additionalContext && !remindsMain(entry) ? [entry.result.additionalContext] : []));

@@ -311,7 +311,7 @@ function parseHandler(node: LocatedNode, label: string, warnings: string[], once
     }
     handler = { type: 'agent', prompt: entry.prompt, async: entry.async === true, sandbox: false, ...(entry.model ? { model: entry.model } : {}), ...(entry.agent ? { agent: entry.agent } : {}) };
   } else {
-    warnings.push(`${PREFIX} ${where}: ${label}: type ${JSON.stringify(entry.type)} is not supported (command, http and agent are; prompt handlers are not built yet); skipped`);
+    warnings.push(`${PREFIX} ${where}: ${label}: type ${JSON.stringify(entry.type)} is not supported (command, http and agent are; prompt and mcp_tool handlers are not built yet); skipped`);
     return undefined;
   }
   if (entry.timeout !== undefined) {

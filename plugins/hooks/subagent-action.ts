@@ -38,6 +38,8 @@ interface HookSubagentRun {
   signal?: AbortSignal;
   /** Ids of the sub-agents hooks started (filled here). */
   hookAgents: Set<string>;
+  /** Ids of agent hooks' verifiers (filled here for one): they fire no SubagentStart or SubagentStop. */
+  verifierAgents?: Set<string>;
 }
 
 /** Run the sub-agent; its final text, or the failed hook result. */
@@ -45,6 +47,7 @@ async function runHookSubagent(run: HookSubagentRun): Promise<{ text: string } |
   if (!run.runner) return { failed: { kind: 'failed', reason: NO_RUNNER, exit: 'could not run' } };
   const agentId = `agent-${nodeCrypto().randomBytes(4).toString('hex')}`;
   run.hookAgents.add(agentId);
+  if (run.readOnly) run.verifierAgents?.add(agentId);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error('timeout')), run.timeoutMs);
   const onAbort = (): void => controller.abort(run.signal?.reason);
@@ -78,6 +81,7 @@ async function runHookSubagent(run: HookSubagentRun): Promise<{ text: string } |
     // Its events (tool calls, SubagentStop) all came before its run resolved; kept longer, the
     // set would grow by one id per hook run for the whole session.
     run.hookAgents.delete(agentId);
+    run.verifierAgents?.delete(agentId);
   }
 }
 

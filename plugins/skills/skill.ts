@@ -125,10 +125,8 @@ export function parseSkill(text: string, where: { dir: string; file: string; dir
   let raw: string;
   if (typeof data.name === 'string' && data.name.trim()) raw = data.name;
   else if (typeof data.name === 'number') raw = String(data.name);
-  else {
-    if (parsed.hasFrontmatter) warnings.push('no name in the frontmatter; the folder name is used');
-    raw = where.dirName;
-  }
+  // No name is Claude Code's ordinary form ("if omitted, uses the directory name"): not a warning.
+  else raw = where.dirName;
   let name = raw.trim();
   if (!SKILL_NAME.test(name)) {
     const normalised = normaliseName(name);

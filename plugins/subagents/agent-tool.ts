@@ -4,7 +4,7 @@
  * The catalogue of roles is in the description, fixed at boot so the tool JSON stays
  * byte-identical across turns (K3).
  */
-import type { SubagentRole } from '../../types/subagents.js';
+import { claudeAgentType, type SubagentRole } from '../../types/subagents.js';
 import type { Tool, ToolOutput } from '../../types/tools.js';
 import { AGENT_TOOL_NAME, type SubagentService } from './runner.js';
 import type { TaskManager } from './tasks.js';
@@ -45,10 +45,14 @@ export function agentTool(service: SubagentService, tasks: TaskManager): Tool {
     // chain in the parent's mode. Read-only also lets several delegations of one turn run in parallel.
     readOnly: true,
     // The sub-agent type is what rules name: `Agent(Explore)`, `Task(writer)`, `agent(writer)`;
-    // Claude Code's `general-purpose` is our `general`. Parameter rules (`Agent(model:opus)`) see the input.
+    // the role the given name starts (`Plan` starts `explore`), under its own name and Claude Code's
+    // (`general-purpose`), so a rule on the type holds however the model spelled it.
+    // Parameter rules (`Agent(model:opus)`) see the input.
     permissionTarget: (input) => {
-      const role = text(input.subagent_type)?.trim() ?? 'general';
-      return { kind: 'named', name: role, ...(role === 'general' ? { aliases: ['general-purpose'] } : {}) };
+      const given = text(input.subagent_type)?.trim() ?? 'general';
+      const role = service.role(given)?.name ?? given;
+      const aliases = [...new Set([given, claudeAgentType(role)])].filter((name) => name !== role);
+      return { kind: 'named', name: role, ...(aliases.length > 0 ? { aliases } : {}) };
     },
     timeoutMs: () => SUBAGENT_TIMEOUT_MS,
     async execute(input, context): Promise<ToolOutput> {

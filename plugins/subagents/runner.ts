@@ -10,7 +10,7 @@ import { emptyUsage } from '../../types/messages.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { AgentSession } from '../../types/session.js';
-import type { SubagentEvent, SubagentRequest, SubagentResult, SubagentRole, SubagentRunner } from '../../types/subagents.js';
+import { findRole, type SubagentEvent, type SubagentRequest, type SubagentResult, type SubagentRole, type SubagentRunner } from '../../types/subagents.js';
 import { TOKENS } from '../../types/tokens.js';
 import { chooseModel } from '../../sdk/model-choice.js';
 import { BUILTIN_ROLES, mergeRoles, type RoleDefinition } from './roles.js';
@@ -77,8 +77,9 @@ export class SubagentService implements SubagentRunner {
     return this.#definitions.map(({ prompt: _prompt, hooks: _hooks, ...role }) => role);
   }
 
+  /** The role a type name names, folded as everywhere (`Explore`, `general-purpose`, `Plan`: findRole). */
   role(name: string): RoleDefinition | undefined {
-    return this.#definitions.find((role) => role.name === name);
+    return findRole(this.#definitions, name);
   }
 
   subscribe(listener: (event: SubagentEvent) => void): () => void {

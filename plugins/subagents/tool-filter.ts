@@ -6,6 +6,8 @@
  * tool is read-only only when it says so) → only the caller's hard allowlist. System tools are
  * always kept. Names are compared exactly as registered, after Claude Code's names (Read, Bash…)
  * are mapped to ours, so no tool is dropped by a spelling mismatch (the seed's load_skill bug).
+ * An MCP server's tools are named as Claude Code names them: `mcp__srv` (the server: every tool
+ * of it) or `mcp__srv__*`; `*` alone is every tool.
  *
  * The result is a predicate, evaluated whenever the session's tool view refreshes, so an MCP
  * tool that connects later is filtered by the same rules.
@@ -29,20 +31,30 @@ export interface FilterSpec {
   only?: readonly string[];
 }
 
-const names = (list: readonly string[] | undefined): Set<string> | undefined => (list ? new Set(list.map(fromClaudeToolName)) : undefined);
+/** Whether a list names a tool: by its name, `*`, or its MCP server (`mcp__srv`, `mcp__srv__*`). */
+type ListTest = (name: string) => boolean;
+
+function listTest(list: readonly string[] | undefined, wildcards: boolean): ListTest | undefined {
+  if (!list) return undefined;
+  const exact = new Set(list.map(fromClaudeToolName));
+  // `mcp__srv` (no tool part) and `mcp__srv__*` both mean the server's tools: the prefix `mcp__srv__`.
+  const servers = wildcards ? list.flatMap((entry) => /^mcp__[^_]+(?:_(?!_)[^_]*)*(?:__\*)?$/.test(entry) ? [`${entry.replace(/__\*$/, '')}__`] : []) : [];
+  return (name) => exact.has(name) || (wildcards && exact.has('*')) || servers.some((prefix) => name.startsWith(prefix));
+}
 
 export function subagentToolFilter(spec: FilterSpec): (tool: Tool) => boolean {
-  const allowed = names(spec.allowed);
-  const disallowed = names(spec.disallowed);
-  const only = names(spec.only);
+  const allowed = listTest(spec.allowed, true);
+  const disallowed = listTest(spec.disallowed, true);
+  // The caller's hard allowlist is exact names (as before).
+  const only = listTest(spec.only, false);
   return (tool) => {
     if (NEVER_ALLOWED.has(tool.name)) return false;
     if (tool.system === true) return true;
     if (spec.background && !BACKGROUND_ALLOWED.has(tool.name) && !tool.name.startsWith('mcp__')) return false;
-    if (disallowed && (disallowed.has(tool.name) || disallowed.has('*'))) return false;
-    if (allowed && !allowed.has(tool.name) && !allowed.has('*')) return false;
+    if (disallowed?.(tool.name)) return false;
+    if (allowed && !allowed(tool.name)) return false;
     if (spec.readOnly && !tool.readOnly) return false;
-    if (only && !only.has(tool.name)) return false;
+    if (only && !only(tool.name)) return false;
     return true;
   };
 }

@@ -120,6 +120,8 @@ export interface ResultMessage {
   stop_reason: RunEndReason;
   num_turns: number;
   duration_ms: number;
+  /** Time spent in model requests, sub-agents' included (Claude Code's field). */
+  duration_api_ms: number;
   session_id: string;
   model: string;
   /** Every agent's tokens together: the main agent's and its sub-agents'. */

@@ -1,6 +1,6 @@
 /**
  * The run's result message in Claude Code's `--output-format json` shape, so existing scripts
- * work: {type, subtype, is_error, result, num_turns, duration_ms, session_id, usage{…}}.
+ * work: {type, subtype, is_error, result, num_turns, duration_ms, duration_api_ms, session_id, usage{…}}.
  */
 import type { AgentEvent, RunEndReason } from '../../types/events.js';
 import { addUsage, emptyUsage, type Usage } from '../../types/messages.js';
@@ -36,6 +36,7 @@ export function startFailedResult(message: string, durationMs: number): Record<s
     stop_reason: 'error',
     num_turns: 0,
     duration_ms: Math.round(durationMs),
+    duration_api_ms: 0,
     usage: toClaudeUsage(emptyUsage()),
   };
 }
@@ -43,7 +44,7 @@ export function startFailedResult(message: string, durationMs: number): Record<s
 export function resultMessage(
   done: Extract<AgentEvent, { type: 'done' }>,
   lastError: string | undefined,
-  meta: { sessionId: string; model: string; durationMs: number; subagentUsage?: ReadonlyMap<string, Usage> },
+  meta: { sessionId: string; model: string; durationMs: number; apiDurationMs?: number; subagentUsage?: ReadonlyMap<string, Usage> },
 ): ResultMessage {
   const byAgent = new Map<string, Usage>([['main', done.usage], ...(meta.subagentUsage ?? [])]);
   const total = [...byAgent.values()].reduce(addUsage, emptyUsage());
@@ -56,6 +57,7 @@ export function resultMessage(
     stop_reason: done.reason,
     num_turns: done.iterations,
     duration_ms: Math.round(meta.durationMs),
+    duration_api_ms: Math.round(meta.apiDurationMs ?? 0),
     session_id: meta.sessionId,
     model: meta.model,
     usage: toClaudeUsage(total),

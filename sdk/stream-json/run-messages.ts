@@ -15,6 +15,7 @@ import { eventMessage } from './event-message.js';
 import { MessageQueue } from './message-queue.js';
 import type { StreamMessage } from './messages.js';
 import { resultMessage } from './result-message.js';
+import { ApiTime } from './api-time.js';
 
 export interface RunMessagesOptions {
   prompt: string;
@@ -53,8 +54,10 @@ async function pump(kernel: KernelApi, options: RunMessagesOptions, queue: Messa
   // Counted per request as spent (not from `done`): a background task still running when the
   // main run ends has spent tokens too, and its `done` comes after the result, if ever.
   const subagentUsage = new Map<string, Usage>();
+  const apiTime = new ApiTime();
   const runner = kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get(TOKENS.SubagentRunner) : undefined;
   const unsubscribe = runner?.subscribe?.((sub) => {
+    apiTime.see(sub.agentId, sub.event);
     if (sub.event.type === 'usage') subagentUsage.set(sub.agentId, addUsage(subagentUsage.get(sub.agentId) ?? emptyUsage(), sub.event.usage));
     const message = eventMessage(sub.event, { sessionId, ...sub });
     if (message) queue.push(message);
@@ -68,6 +71,7 @@ async function pump(kernel: KernelApi, options: RunMessagesOptions, queue: Messa
       ...(options.defaultMaxTurns !== undefined ? { defaultMaxTurns: options.defaultMaxTurns } : {}),
     });
     for await (const event of run) {
+      apiTime.see(kernel.session.agentId, event);
       if (event.type === 'done') done = event;
       if (event.type === 'error') lastError = event.message;
       const message = eventMessage(event, { sessionId, agentId: kernel.session.agentId });
@@ -76,5 +80,5 @@ async function pump(kernel: KernelApi, options: RunMessagesOptions, queue: Messa
   } finally {
     unsubscribe?.();
   }
-  if (done) queue.push(resultMessage(done, lastError, { sessionId, model, durationMs: monotonicMs() - started, subagentUsage }));
+  if (done) queue.push(resultMessage(done, lastError, { sessionId, model, durationMs: monotonicMs() - started, apiDurationMs: apiTime.totalMs(), subagentUsage }));
 }

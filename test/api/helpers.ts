@@ -41,7 +41,7 @@ export function normalised(messages: readonly unknown[]): unknown[] {
   return JSON.parse(
     JSON.stringify(messages, (key, value: unknown) => {
       if (key === 'session_id') return '<session>';
-      if (key === 'duration_ms') return 0;
+      if (key === 'duration_ms' || key === 'duration_api_ms') return 0;
       return value;
     }),
   ) as unknown[];

@@ -106,8 +106,8 @@ test('the sub-agent tool is Task to hook matchers and payloads; subagent events 
     const seen = records(log);
     expect(seen.find((r) => r.label === 'pre')).toMatchObject({ tool_name: 'Task', tool_input: { subagent_type: 'explore', prompt: 'List the files' } });
     expect(seen.find((r) => r.label === 'post')).toMatchObject({ tool_name: 'Task' });
-    expect(seen.find((r) => r.label === 'substart')).toMatchObject({ hook_event_name: 'SubagentStart', agent_type: 'explore' });
-    expect(seen.find((r) => r.label === 'substop')).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'explore' });
+    expect(seen.find((r) => r.label === 'substart')).toMatchObject({ hook_event_name: 'SubagentStart', agent_type: 'Explore' });
+    expect(seen.find((r) => r.label === 'substop')).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'Explore' });
     expect(seen.find((r) => r.label === 'substop')!.agent_id).toMatch(/^agent-/);
   });
 });

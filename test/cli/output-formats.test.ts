@@ -1,6 +1,8 @@
 // `mewcode -p` output formats (U2): json result object, text, stream-json; thinking never
 // leaks into the answer.
 import { prepareCli, removeTempDirs, scenario, singleJsonObject, SESSION_ID_RE } from './helpers.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
@@ -146,5 +148,17 @@ describe('--output-format text and stream-json', () => {
         for (const e of events) expect(e.session_id).toBe(first.session_id);
       },
     );
+  });
+});
+
+test.concurrent("the json result has Claude Code's duration_api_ms: the time spent in model requests, within duration_ms", async () => {
+  await scenario([{ delayMs: 400, toolCalls: [{ id: 'toolu_r', name: 'read_file', input: { path: 'notes.txt' } }] }, { delayMs: 400, text: 'read' }], async (s) => {
+    writeFileSync(join(s.cwd, 'notes.txt'), 'notes\n');
+    const r = await s.run(['-p', 'read it', '--output-format', 'json']);
+    expect(r.code).toBe(0);
+    const result = singleJsonObject(r.stdout);
+    expect(typeof result.duration_api_ms).toBe('number');
+    expect(result.duration_api_ms).toBeGreaterThanOrEqual(800);
+    expect(result.duration_api_ms).toBeLessThanOrEqual(result.duration_ms);
   });
 });

@@ -152,3 +152,15 @@ test('a documented event MewCode does not run is skipped with a warning naming t
   expect(cwd).not.toMatch(/unknown/);
   expect(loaded.warnings.find((warning) => warning.includes('Bogus'))).toMatch(/unknown hook event/);
 });
+
+test("Claude Code's mcp_tool and prompt handlers are skipped with a warning naming the file and the handler type; the rest loads", async () => {
+  const { root, home, settings } = project({
+    PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'mcp_tool', server: 'memory', tool: 'check' }, { type: 'prompt', prompt: 'ok?' }, { type: 'command', command: 'true' }] }],
+  });
+  const loaded = await loadHookRules(root, home, undefined);
+  expect(loaded.rules).toHaveLength(1);
+  const mcp = loaded.warnings.find((warning) => warning.includes('"mcp_tool"'));
+  expect(mcp).toContain(settings);
+  expect(mcp).toMatch(/prompt and mcp_tool handlers are not built yet\); skipped/);
+  expect(loaded.warnings.some((warning) => warning.includes('"prompt"'))).toBe(true);
+});

@@ -84,6 +84,17 @@ test('filter (G2): never the agent or task tools; background keeps its allowlist
   expect(pick({ disallowed: ['*'] })).toEqual(['load_skill']);
 });
 
+test("a tool list names an MCP server's tools as Claude Code does: mcp__srv (every tool of the server) or mcp__srv__*", () => {
+  const all = [...BUILT_INS, ...EXTRA, tool('mcp__other__x', true), tool('mcp__ghost__y', true)];
+  const pick = (spec: Parameters<typeof subagentToolFilter>[0]): string[] => all.filter(subagentToolFilter(spec)).map((t) => t.name);
+  expect(pick({ allowed: ['Read', 'mcp__gh__*'] })).toEqual(['read_file', 'mcp__gh__search', 'mcp__gh__create_issue', 'load_skill']);
+  expect(pick({ allowed: ['Read', 'mcp__gh'] })).toEqual(['read_file', 'mcp__gh__search', 'mcp__gh__create_issue', 'load_skill']);
+  // A server's name is not a prefix of another's (mcp__gh is not mcp__ghost).
+  expect(pick({ allowed: ['mcp__gh'] })).not.toContain('mcp__ghost__y');
+  expect(pick({ disallowed: ['mcp__gh'] })).toEqual(expect.not.arrayContaining(['mcp__gh__search', 'mcp__gh__create_issue']));
+  expect(pick({ disallowed: ['mcp__gh__*'] })).toContain('mcp__other__x');
+});
+
 test('definition files: Claude-named tool lists, the body as system prompt, project over user, model, bad files skipped by name', async () => {
   const { root, home } = dirs();
   write(path.join(home, '.mewcode', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: user reviewer\ntools: Read\n---\nUSER PROMPT\n');

@@ -132,7 +132,7 @@ describe('an ask on a sub-agent type, and ordinary use', () => {
       return { choice: answer, answeredBy: 'user' };
     });
     expect(await command('fe', 'default')).toMatchObject({ output: SUB_ANSWER });
-    expect(asked.map((r) => [r.toolName, r.target, r.verdict.layer])).toEqual([['agent', { kind: 'named', name: 'explore' }, 'permission-rules:managed']]);
+    expect(asked.map((r) => [r.toolName, r.target, r.verdict.layer])).toEqual([['agent', { kind: 'named', name: 'explore', aliases: ['Explore'] }, 'permission-rules:managed']]);
     answer = 'deny';
     expect((await command('fe', 'default')).output).toMatch(/^The sub-agent "explore" was not started: User denied/);
     expect(asked).toHaveLength(2);
