@@ -15,7 +15,7 @@ import type { WorkspaceTrust } from '../../types/trust.js';
 import { expandPluginVariables, withoutProjectDir } from '../../types/claude-plugins.js';
 import { readFrontmatter } from '../../sdk/frontmatter.js';
 import { claudeFlag } from '../../types/claude-boolean.js';
-import { argumentNamesOf, disallowedToolsOf, frontmatterKeyWarnings } from '../../config/definition-keys.js';
+import { argumentNamesOf, disallowedToolsOf, frontmatterKeyWarnings, identifierOf } from '../../config/definition-keys.js';
 
 /** The keys a command file may hold (Claude Code's command and skill keys): any other is a warning naming the nearest. */
 const COMMAND_KEYS: readonly string[] = [
@@ -126,6 +126,9 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         warn(`custom commands: ${shown}: its allowed-tools (${allowedTools.join(', ')}) pre-approve nothing until this project is trusted with the file as it is now (the trust notice lists it); the command runs without them`);
       }
       const fork = forkOf(data, at, warn);
+      // One word: printed in the "Model switched" notice and sent as the request's model.
+      const model = identifierOf(data, 'model');
+      if (model.problem !== undefined) warn(`custom commands: ${at('model')}: ${model.problem}`);
       const command: CommandFile = {
         name: parts.at(-1)!,
         file,
@@ -137,7 +140,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         // A restriction: the project's files need no trust for it.
         disallowedTools: disallowedToolsOf(data).map(expand),
         argumentNames: argumentNamesOf(data),
-        ...(typeof data.model === 'string' && data.model.trim() ? { model: data.model.trim() } : {}),
+        ...(model.value !== undefined ? { model: model.value } : {}),
         ...(fork ? { fork } : {}),
         disableModelInvocation: claudeFlag(data['disable-model-invocation'], 'disable-model-invocation', false, (message) => warn(`custom commands: ${at('disable-model-invocation')}: ${message}`)),
         body: expand(parsed.body),
@@ -172,7 +175,9 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
 
 /** `context: fork` and its `agent:` (Claude Code's skill keys, accepted in command files too). */
 function forkOf(data: Record<string, unknown>, at: (key: string) => string, warn: (message: string) => void): CommandFile['fork'] {
-  const agent = typeof data.agent === 'string' && data.agent.trim() ? data.agent.trim() : undefined;
+  const agentField = identifierOf(data, 'agent');
+  if (agentField.problem !== undefined) warn(`custom commands: ${at('agent')}: ${agentField.problem}`);
+  const agent = agentField.value;
   if (data.context !== undefined && data.context !== 'fork') warn(`custom commands: ${at('context')}: context: only "fork" is known; the command runs inline`);
   if (data.context !== 'fork') {
     if (agent !== undefined) warn(`custom commands: ${at('agent')}: agent: applies only with context: fork; ignored`);
