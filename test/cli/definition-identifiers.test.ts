@@ -57,3 +57,19 @@ test.concurrent("a sub-agent definition's model: with a line break is refused na
     for (const q of s.requests) expect(String(q.body.model)).not.toContain('claude-x');
   });
 });
+
+test.concurrent('argument-hint and descriptions with line breaks print on one line in /help and /agents (no forged line)', async () => {
+  await scenario([], async (s) => {
+    write(join(s.home, '.claude/commands/go.md'), `---\ndescription: ${JSON.stringify(`Go\n${FORGED}-desc\r`)}\nargument-hint: ${JSON.stringify(`[a]\n${FORGED}-hint`)}\n---\nGo\n`);
+    write(join(s.home, '.claude/skills/s1/SKILL.md'), `---\nname: s1\ndescription: sk\nargument-hint: ${JSON.stringify(`[a]\r${FORGED}-skill`)}\n---\nS.\n`);
+    write(join(s.home, '.claude/agents/helper.md'), `---\nname: helper\ndescription: ${JSON.stringify(`helps\n${FORGED}-agent\u001b[2K`)}\n---\nHelp.\n`);
+    for (const command of ['/help', '/help go', '/help s1', '/agents']) {
+      const r = await s.run(['-p', command]);
+      expect([command, r.code]).toEqual([command, 0]);
+      const printed = r.stdout + r.stderr;
+      expect(printed).toContain(command === '/agents' ? 'helper' : '/');
+      noForgedLine(printed);
+      expect(printed).not.toContain('\u001b');
+    }
+  });
+});
