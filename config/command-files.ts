@@ -6,6 +6,7 @@
  * something) and the same reading of `allowed-tools` (which pre-approves tools for the turn the
  * command starts): the two reasons a project's command needs trust.
  */
+import { oneLine } from './terminal-safe.js';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -141,5 +142,6 @@ export function argumentHintOf(data: Readonly<Record<string, unknown>>): string 
   const value = data['argument-hint'] ?? data.argument_hint;
   if (value === undefined || value === null) return undefined;
   const text = Array.isArray(value) ? `[${value.map((item) => (Array.isArray(item) ? `[${item.join(', ')}]` : String(item))).join(', ')}]` : typeof value === 'object' ? '' : String(value);
-  return text.trim() || undefined;
+  // One line (printed after the command's name in /help and the menus), nothing a terminal acts on.
+  return oneLine(text) || undefined;
 }

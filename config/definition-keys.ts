@@ -38,3 +38,26 @@ export function frontmatterKeyWarnings(data: Readonly<Record<string, unknown>>, 
   }
   return warnings;
 }
+
+/** Longer than any model or provider name a vendor uses; a longer value is not one. */
+export const MAX_IDENTIFIER_LENGTH = 200;
+
+/**
+ * A key whose value names one thing (`model:`, `agent:`): text, one word, nothing a terminal
+ * would act on. It is printed (a "Model switched to …" notice) and sent (a request's model), so a
+ * value with a line break or a control character could forge lines under MewCode's own output:
+ * such a value is refused at parse time, with the reason for the caller's warning.
+ */
+export function identifierOf(data: Readonly<Record<string, unknown>>, key: string): { value?: string; problem?: string } {
+  const raw = data[key];
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'string') return { problem: `${key}: must be text (a name); ignored` };
+  const value = raw.trim();
+  if (value === '') return {};
+  // Whitespace, C0/C1 controls, bidi and zero-width characters, line separators.
+  if (/[\s\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/.test(value)) {
+    return { problem: `${key}: ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)} is not a name (it holds spaces, line breaks or control characters); ignored` };
+  }
+  if (value.length > MAX_IDENTIFIER_LENGTH) return { problem: `${key}: a name of ${value.length} characters is longer than ${MAX_IDENTIFIER_LENGTH}; ignored` };
+  return { value };
+}

@@ -4,6 +4,7 @@
  * model (comments, order and quoting stay), JSON rewritten as JSON. A file that does not parse is
  * never rewritten: the error names it.
  */
+import { MAX_NESTING_DEPTH, nestingTooDeep } from './nesting-depth.js';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -53,6 +54,8 @@ export async function removeListEntry(file: string, key: string, name: string): 
 async function load(file: string): Promise<Document> {
   const read = readConfigFile(file);
   if (!read.ok) throw new Error(`${read.problem} (the file was left as it is)`);
+  const deep = nestingTooDeep(read.text);
+  if (deep !== undefined) throw new Error(`${file}:${deep.line}: nested more than ${MAX_NESTING_DEPTH} levels deep (the file was left as it is)`);
   const doc = parseDocument(read.text);
   if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors[0]!.message.split('\n')[0]} (the file was left as it is)`);
   return doc;

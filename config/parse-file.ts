@@ -10,6 +10,7 @@ import { extname } from 'node:path';
 import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode, Pair } from 'yaml';
 import { checkJsonSyntax } from './json-syntax.js';
+import { MAX_NESTING_DEPTH, nestingTooDeep } from './nesting-depth.js';
 import { type LocatedMap, type LocatedNode, type SourcePos, offsetToLineCol } from './located.js';
 
 export interface ParsedConfigFile {
@@ -67,6 +68,9 @@ export function parseConfigText(filepath: string, content: string): ParsedConfig
     ...failedParse(file, line, col, message),
     ...(pluginsLine !== undefined ? { pluginsLine } : {}),
   });
+  // Before any parser or walk recurses into it (nesting-depth.ts): refused whole, the rest loads.
+  const deep = nestingTooDeep(text);
+  if (deep !== undefined) return failed(filepath, deep.line, 1, `nested more than ${MAX_NESTING_DEPTH} levels deep (the limit for a settings or configuration file); the file is ignored`);
   if (json && text.trim() !== '') {
     const jsonError = checkJsonSyntax(text);
     if (jsonError) {

@@ -40,6 +40,15 @@ export function terminalSafe(text: string, keepLines = false): string {
 }
 
 /**
+ * Prose a definition file gives for a one-line place (a description in a listing, an argument
+ * hint): every run of whitespace, line breaks included, becomes one space, then `terminalSafe`. A
+ * line break kept would print a line of the file's choosing under MewCode's own.
+ */
+export function oneLine(text: string): string {
+  return terminalSafe(text.replace(/[\s\u0085]+/g, ' ').trim());
+}
+
+/**
  * JSON for stdout: `JSON.stringify` escapes C0 controls but leaves C1 controls, bidi controls and
  * line separators raw; they are written as `\uXXXX` too. The parsed value is unchanged, byte for byte.
  */

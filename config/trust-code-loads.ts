@@ -23,6 +23,7 @@
  * a match in a comment or a string is followed too. Only regular files inside the project count.
  * Every file the trust scan hashes (up to MAX_PARSED_BYTES) is read for what it loads.
  */
+import { parseJsonWithinDepth } from './nesting-depth.js';
 import { closeSync, constants, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CODE_EXTENSION, pathCandidates, quotedLiterals, withoutComments } from './trust-code-literals.js';
@@ -153,7 +154,7 @@ export function packageFiles(dir: string, subpath: string): string[] {
   const files = regularFileSize(manifestFile) !== undefined ? [manifestFile] : [];
   let manifest: Record<string, unknown> = {};
   try {
-    const parsed = JSON.parse(readFileSync(manifestFile, 'utf8')) as unknown;
+    const parsed = parseJsonWithinDepth(readFileSync(manifestFile, 'utf8')) as unknown;
     if (isMap(parsed)) manifest = parsed;
   } catch {
     // No manifest, or a broken one: Node falls back to index.js for the package itself.
@@ -194,7 +195,7 @@ function packageImports(spec: string, fromDir: string, root: string): string[] {
     const manifest = path.join(dir, 'package.json');
     if (regularFileSize(manifest) !== undefined) {
       try {
-        const imports = (JSON.parse(readFileSync(manifest, 'utf8')) as { imports?: unknown }).imports;
+        const imports = (parseJsonWithinDepth(readFileSync(manifest, 'utf8')) as { imports?: unknown }).imports;
         if (!isMap(imports)) return [manifest];
         return [manifest, ...mappedTargets(imports, spec).flatMap((target) => (target.startsWith('.') ? jsFileCandidates(path.resolve(dir, target)) : []))];
       } catch {

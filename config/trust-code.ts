@@ -30,6 +30,7 @@
  * project asks again at every start (or takes --trust-project for one run); nothing is left
  * uncovered silently.
  */
+import { parseJsonWithinDepth } from './nesting-depth.js';
 import { type Dirent, closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -304,7 +305,7 @@ function runnerCommands(file: string, names: readonly string[] | undefined): str
   }
   if (path.basename(file) === 'package.json') {
     try {
-      const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
+      const scripts = (parseJsonWithinDepth(text) as { scripts?: unknown }).scripts;
       if (!isMap(scripts)) return [];
       const picked = names === undefined ? Object.values(scripts) : names.map((name) => (Object.hasOwn(scripts, name) ? scripts[name] : undefined));
       return picked.filter((value): value is string => typeof value === 'string');
@@ -369,7 +370,7 @@ function commandFiles(value: unknown, root: string, into: Found, depth = 0): voi
 function pluginPackageFiles(dir: string): string[] {
   const files = packageFiles(dir, '.');
   try {
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { mewcode?: { plugins?: unknown } };
+    const manifest = parseJsonWithinDepth(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { mewcode?: { plugins?: unknown } };
     const listed = manifest.mewcode?.plugins;
     if (Array.isArray(listed)) for (const entry of listed) if (typeof entry === 'string') files.push(path.resolve(dir, entry));
   } catch {

@@ -13,6 +13,7 @@
  * in the same directory (O_EXCL | O_NOFOLLOW, mode 0600) and renamed over, so a reader never
  * sees half a file and a link planted at trust.json is never written through (it is refused).
  */
+import { parseJsonWithinDepth } from './nesting-depth.js';
 import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { overCapProblem, readConfigDescriptor } from './config-file.js';
@@ -87,7 +88,7 @@ export function readTrustFile(file: string): ReadTrust {
   if ('missing' in read) return { file: empty() };
   if ('warning' in read) return { file: empty(), warning: `trust: ${read.warning}` };
   try {
-    const parsed: unknown = JSON.parse(read.text);
+    const parsed: unknown = parseJsonWithinDepth(read.text);
     const projects = (parsed as { projects?: unknown } | null)?.projects;
     if (typeof projects !== 'object' || projects === null || Array.isArray(projects)) {
       return { file: empty(), warning: `trust: ${file} has no "projects" mapping; it is ignored` };

@@ -5,6 +5,7 @@
  * user's own secrets in a tracked local file); `${VAR}` references are, because which of the
  * user's variables a project wants sent somewhere is exactly what the user must see.
  */
+import { parseJsonWithinDepth } from './nesting-depth.js';
 import { UNSAFE_TERMINAL_CHARACTERS } from './terminal-safe.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -82,7 +83,7 @@ export function summarize(key: string, value: unknown): string {
 export function summarizeFile(key: string, text: string): string {
   if (key === 'mcpServers') {
     try {
-      const servers = (JSON.parse(text) as { mcpServers?: unknown }).mcpServers;
+      const servers = (parseJsonWithinDepth(text) as { mcpServers?: unknown }).mcpServers;
       if (isMap(servers)) return cut(Object.entries(servers).map(([name, server]) => mcpServer(name, server)).join('; '));
     } catch {
       // described by size below

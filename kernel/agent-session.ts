@@ -25,6 +25,7 @@ import type { ToolRegistryImpl } from './tool-registry.js';
 import { toolFilter, ToolView, type ToolChange } from './tool-view.js';
 import { shareCallIds } from './unique-call-ids.js';
 import { groupDigits } from '../types/plain-intl.js';
+import { terminalSafe } from '../config/terminal-safe.js';
 
 /** What a session needs from the kernel that created it. */
 export interface SessionHost {
@@ -230,7 +231,9 @@ export class AgentSessionImpl implements AgentSession {
     this.#anchor.current = undefined;
     this.#route({
       type: 'notice',
-      message: `Model switched to ${next.model} (provider "${next.id}", context window ${groupDigits(next.contextWindow)} tokens); its prompt cache starts over with the next request.`,
+      // One line whatever the names hold (a definition file's model: is checked at parse time; a
+      // provider's answer or a setting may not be): a line break here would forge lines under ours.
+      message: `Model switched to ${terminalSafe(next.model)} (provider "${terminalSafe(next.id)}", context window ${groupDigits(next.contextWindow)} tokens); its prompt cache starts over with the next request.`,
     });
     return next;
   }

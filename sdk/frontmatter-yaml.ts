@@ -4,6 +4,10 @@
  * definition file, so a run in a folder without any never loads `yaml`).
  */
 import { parse, YAMLParseError } from 'yaml';
+import { MAX_NESTING_DEPTH, nestingTooDeep } from '../config/nesting-depth.js';
+
+/** yaml's own cap on alias expansions (its default, said here so a library change cannot lift it): a "billion laughs" frontmatter is refused. */
+const MAX_ALIASES = 100;
 
 export type StrictOutcome =
   | { ok: true; value: unknown }
@@ -11,9 +15,12 @@ export type StrictOutcome =
   | { ok: false; offset: number; message: string; syntax: boolean };
 
 export function strictYaml(text: string): StrictOutcome {
+  // Before the parser recurses into it (config/nesting-depth.ts): a hostile depth is a skipped file.
+  const deep = nestingTooDeep(text);
+  if (deep !== undefined) return { ok: false, offset: deep.offset, message: `the frontmatter nests more than ${MAX_NESTING_DEPTH} levels deep; the file is skipped`, syntax: false };
   try {
     // logLevel error: an unknown tag in someone's frontmatter is not a process warning on stderr.
-    return { ok: true, value: parse(text, { prettyErrors: false, uniqueKeys: true, logLevel: 'error' }) };
+    return { ok: true, value: parse(text, { prettyErrors: false, uniqueKeys: true, logLevel: 'error', maxAliasCount: MAX_ALIASES }) };
   } catch (error) {
     // Not only YAMLParseError: an alias bomb ("billion laughs") is yaml's ReferenceError, and one
     // hostile file must be a skipped file, not a start-up that fails.

@@ -6,6 +6,7 @@
  * load such a plugin. The result is written as the installed copy's plugin.json, so every reader
  * of the copy (a run, `plugin list`, `doctor`) sees the same plugin.
  */
+import { parseJsonWithinDepth } from '../nesting-depth.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { COMPONENT_KEYS } from './bundle/plugin-manifest.js';
@@ -32,7 +33,7 @@ export function applyEntryDefinition(copy: string, entry: MarketplaceEntry, cata
   const file = path.join(copy, '.claude-plugin', 'plugin.json');
   let own: Record<string, unknown> = {};
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const parsed: unknown = parseJsonWithinDepth(readFileSync(file, 'utf8'));
     if (isRecord(parsed)) own = parsed;
   } catch {
     // No plugin.json (the installer already refused a malformed one): the entry starts it.

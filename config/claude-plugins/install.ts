@@ -7,6 +7,7 @@
  * in, so a failed install leaves the installed plugin as it was. A marketplace entry that defines
  * parts of its plugin (`strict`, entry-definition.ts) has them written into the copy's plugin.json.
  */
+import { parseJsonWithinDepth } from '../nesting-depth.js';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -164,7 +165,7 @@ function checkPluginManifest(dir: string, name: string, shown: string): string |
   if (!existsSync(file)) return undefined;
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    data = parseJsonWithinDepth(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new Error(`plugin "${name}": ${shown} is not valid JSON (${(error as Error).message}); not installed`);
   }
@@ -176,7 +177,7 @@ function checkPluginManifest(dir: string, name: string, shown: string): string |
 /** The `name` of a copy's plugin.json, when it has one (as written: a run checks it). */
 function pluginJsonName(dir: string): string | undefined {
   try {
-    const data: unknown = JSON.parse(readFileSync(path.join(dir, '.claude-plugin', 'plugin.json'), 'utf8'));
+    const data: unknown = parseJsonWithinDepth(readFileSync(path.join(dir, '.claude-plugin', 'plugin.json'), 'utf8'));
     const name = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).name : undefined;
     return typeof name === 'string' ? name.trim() : undefined;
   } catch {

@@ -7,6 +7,7 @@
  * a manifest. A manifest that cannot be read as one is never overwritten: every command reads it
  * first and stops with an error naming the file, so fixing it by hand loses nothing.
  */
+import { parseJsonWithinDepth } from '../nesting-depth.js';
 import { closeSync, constants, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { manifestPath } from './paths.js';
@@ -85,7 +86,7 @@ export function readManifest(homeDir: string): PluginManifest {
   const text = read.text;
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseJsonWithinDepth(text);
   } catch (error) {
     throw new ManifestError(`${file} is not valid JSON (${(error as Error).message}); it was left as it is: repair it, or move it away to start with no installed plugins`);
   }

@@ -7,6 +7,7 @@
  * name already used by an earlier entry) is left out with a warning naming the file and the entry;
  * the others are kept. Fields MewCode does not use are ignored, as Claude Code ignores unknown ones.
  */
+import { parseJsonWithinDepth } from '../nesting-depth.js';
 import path from 'node:path';
 import { isSafeName } from './paths.js';
 import { isRecord } from '../is-record.js';
@@ -96,7 +97,7 @@ export function readCatalogue(root: string): MarketplaceCatalogue {
   const text = read.text;
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseJsonWithinDepth(text);
   } catch (error) {
     throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
   }

@@ -15,6 +15,7 @@
  * in the notice and the dialog); while the project is untrusted they are left out. A bad value
  * is skipped with a warning naming the file and key.
  */
+import { parseJsonWithinDepth } from '../nesting-depth.js';
 import path from 'node:path';
 import { projectBoundary } from '../project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
@@ -77,7 +78,7 @@ export function readPluginSettings(projectRoot: string, homeDir: string, trust: 
     }
     let data: unknown;
     try {
-      data = JSON.parse(read.text);
+      data = parseJsonWithinDepth(read.text);
     } catch (error) {
       result.warnings.push(`plugin settings: ${file} is not valid JSON (${(error as Error).message}); its enabledPlugins and extraKnownMarketplaces are ignored`);
       continue;

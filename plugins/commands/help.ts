@@ -1,17 +1,19 @@
 /** `/help [command]`: every contributed command (kernel.commands()) with its argument hint and description. */
+import { oneLine } from '../../config/terminal-safe.js';
 import type { Command } from '../../types/commands.js';
 import type { KernelApi } from '../../types/plugin.js';
 
 /** Widest "/name <hint>" column before descriptions stop being aligned. */
 const MAX_COLUMN = 32;
 
-/** The first line only: a help listing stays one line per command. */
+/** The first line only: a help listing stays one line per command (and nothing a terminal acts on). */
 function firstLine(text: string): string {
-  return text.split(/\r?\n/, 1)[0]!.trim();
+  return oneLine(text.split(/\r\n?|\n/, 1)[0]!);
 }
 
+/** Names, hints and descriptions come from files a repository wrote: each stays on its line. */
 export function usage(command: Command): string {
-  return command.argumentHint ? `/${command.name} ${command.argumentHint}` : `/${command.name}`;
+  return command.argumentHint ? `/${oneLine(command.name)} ${oneLine(command.argumentHint)}` : `/${oneLine(command.name)}`;
 }
 
 /** By name, the first contribution of a name only (the one `/name` runs). */
@@ -47,7 +49,7 @@ export function helpCommand(kernel: Pick<KernelApi, 'commands'>): Command {
         const names = listCommands(commands).map((c) => `/${c.name}`).join(', ') || '(none)';
         return { isError: true, output: `/help: there is no command /${wanted}; available: ${names}` };
       }
-      return { output: `${usage(command)}\n  ${command.description.trim()}` };
+      return { output: `${usage(command)}\n  ${oneLine(command.description)}` };
     },
   };
 }

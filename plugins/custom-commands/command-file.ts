@@ -15,7 +15,7 @@ import type { WorkspaceTrust } from '../../types/trust.js';
 import { expandPluginVariables, withoutProjectDir } from '../../types/claude-plugins.js';
 import { readFrontmatter } from '../../sdk/frontmatter.js';
 import { claudeFlag } from '../../types/claude-boolean.js';
-import { argumentNamesOf, disallowedToolsOf, frontmatterKeyWarnings } from '../../config/definition-keys.js';
+import { argumentNamesOf, disallowedToolsOf, frontmatterKeyWarnings, identifierOf } from '../../config/definition-keys.js';
 import type { ComponentHooks } from '../../types/component-hooks.js';
 
 /** The keys a command file may hold (Claude Code's command and skill keys): any other is a warning naming the nearest. */
@@ -136,6 +136,9 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
       }
       const fork = forkOf(data, at, warn);
       const hooksText = await hooksTextOf(data, read.text, { file, shown, name: parts.at(-1)!, scope: root.scope, ...(root.variables ? { variables: root.variables } : {}) }, warn, trust, hooks);
+      // One word: printed in the "Model switched" notice and sent as the request's model.
+      const model = identifierOf(data, 'model');
+      if (model.problem !== undefined) warn(`custom commands: ${at('model')}: ${model.problem}`);
       const command: CommandFile = {
         name: parts.at(-1)!,
         file,
@@ -147,7 +150,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         // A restriction: the project's files need no trust for it.
         disallowedTools: disallowedToolsOf(data).map(expand),
         argumentNames: argumentNamesOf(data),
-        ...(typeof data.model === 'string' && data.model.trim() ? { model: data.model.trim() } : {}),
+        ...(model.value !== undefined ? { model: model.value } : {}),
         ...(fork ? { fork } : {}),
         disableModelInvocation: claudeFlag(data['disable-model-invocation'], 'disable-model-invocation', false, (message) => warn(`custom commands: ${at('disable-model-invocation')}: ${message}`)),
         body: expand(parsed.body),
@@ -211,7 +214,9 @@ async function hooksTextOf(
 
 /** `context: fork` and its `agent:` (Claude Code's skill keys, accepted in command files too). */
 function forkOf(data: Record<string, unknown>, at: (key: string) => string, warn: (message: string) => void): CommandFile['fork'] {
-  const agent = typeof data.agent === 'string' && data.agent.trim() ? data.agent.trim() : undefined;
+  const agentField = identifierOf(data, 'agent');
+  if (agentField.problem !== undefined) warn(`custom commands: ${at('agent')}: ${agentField.problem}`);
+  const agent = agentField.value;
   if (data.context !== undefined && data.context !== 'fork') warn(`custom commands: ${at('context')}: context: only "fork" is known; the command runs inline`);
   if (data.context !== 'fork') {
     if (agent !== undefined) warn(`custom commands: ${at('agent')}: agent: applies only with context: fork; ignored`);

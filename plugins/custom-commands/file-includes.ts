@@ -6,6 +6,7 @@
  * outright allow includes it, so a deny rule (`Read(.env)`) or a read that would ask keeps it out. A `@word` that names no file is left as written (an e-mail
  * address, a decorator); a refused one is replaced by a note saying why.
  */
+import { isPrivateRecord } from '../../sdk/private-records.js';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readProjectTextFile } from '../../config/project-file.js';
@@ -44,7 +45,7 @@ async function kindAt(target: string): Promise<'file' | 'folder' | undefined> {
  */
 async function listing(dir: string, hidden: ((absolutePath: string) => boolean) | undefined): Promise<string> {
   const entries = (await readdir(dir, { withFileTypes: true }))
-    .filter((entry) => !hidden?.(path.join(dir, entry.name)))
+    .filter((entry) => !isPrivateRecord(path.join(dir, entry.name)) && !hidden?.(path.join(dir, entry.name)))
     .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
     .sort();
   const shown = entries.slice(0, MAX_LISTED_ENTRIES);

@@ -7,6 +7,7 @@
  * (history, tips, account state) is not MewCode's business. The file is often large, hence its
  * own cap; a file that cannot be used is said once, naming it.
  */
+import { parseJsonWithinDepth } from '../../config/nesting-depth.js';
 import { realpathSync } from 'node:fs';
 import { parseServerEntry, type ServerConfig } from './server-config.js';
 import { readClaudeJson } from './claude-json-probe.js';
@@ -33,7 +34,7 @@ export function readClaudeJsonServers(
   }
   let root: unknown;
   try {
-    root = JSON.parse(read.text);
+    root = parseJsonWithinDepth(read.text);
   } catch (error) {
     warn(`${file}: not valid JSON (${(error as Error).message}); the MCP servers \`claude mcp add\` stored there are not used`);
     return found;

@@ -4,6 +4,7 @@
  * replaced atomically (temp file + rename). Writes to one file are serialised in this process.
  * A file that does not parse is never rewritten: the caller reports the error.
  */
+import { MAX_NESTING_DEPTH, nestingTooDeep } from '../../config/nesting-depth.js';
 import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readConfigFile } from '../../config/config-file.js';
@@ -45,6 +46,8 @@ async function load(file: string): Promise<{ yaml: YamlModule; doc: YamlDocument
   if (read.ok) text = read.text;
   else if (read.missing) existed = false;
   else throw new Error(`${read.problem}; fix it, then approve again`);
+  const deep = nestingTooDeep(text);
+  if (deep !== undefined) throw new Error(`${file}:${deep.line} nests more than ${MAX_NESTING_DEPTH} levels deep; fix it, then approve again`);
   const doc = yaml.parseDocument(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   const first = doc.errors[0];
   if (first) throw new Error(`${file} does not parse (${first.message.split('\n')[0]}); fix it, then approve again`);

@@ -6,8 +6,9 @@
  * directory is denied, in every mode (bypassPermissions included) — except a read_file of a path
  * an allow rule names by absolute or `~/` path (Claude Code's `Read(//abs/**)`, from a source
  * trusted to grant, and not a path the OS sandbox hides: sdk/file-tool-support/outside-read.ts),
- * which goes on to the rules. Inside: no verdict, the next layer decides. Essential: `disable:`
- * in configuration cannot remove it.
+ * which goes on to the rules. MewCode's own session records are refused wherever they are
+ * (sdk/private-records.ts), but for the current session's saved tool results, which it may read.
+ * Inside: no verdict, the next layer decides. Essential: `disable:` in configuration cannot remove it.
  *
  * Additional directories (`permissions.additional_directories`) come from the PermissionSettings
  * service (TOKENS.PermissionSettings, types/services.ts), bound by the permission-rules plugin,
@@ -16,12 +17,15 @@
  */
 import type { Container } from 'inversify';
 import { definePlugin } from '../../types/plugin.js';
-import { PermissionStage, type PermissionVerdict } from '../../types/permissions.js';
+import path from 'node:path';
+import { PermissionStage, type PermissionRequest, type PermissionVerdict } from '../../types/permissions.js';
 import type { PermissionSettings } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { checkSandboxPath } from './sandbox.js';
 import { readOnlyDirectoriesOf } from '../../sdk/file-tool-support/tool-scope.js';
 import { OUTSIDE_READ_TOOLS, outsideReadsOf } from '../../sdk/file-tool-support/outside-read.js';
+import { privateRecordReason } from '../../sdk/private-records.js';
+import { expandHome, resolveRealSync } from '../../sdk/path-containment.js';
 
 export { checkSandboxPath, type SandboxResult, type SandboxScope } from './sandbox.js';
 
@@ -49,6 +53,8 @@ export default definePlugin({
         ...(readOnly ? readOnlyDirectories({ sessionId: request.sessionId!, agentId: request.agentId! }) : []),
       ];
       const result = await checkSandboxPath(request.target.path, { projectRoot: request.projectRoot, homeDir, additionalDirectories });
+      const records = privateRecordVerdict(request, homeDir, result.ok ? result.resolved : result.outside?.real);
+      if (records !== undefined) return records;
       if (result.ok) return undefined;
       // Claude Code's `Read(//abs/…)` / `Read(~/…)` allow rules: a read they name goes on to the
       // rules (where a deny or ask still wins); a hidden path (credentials) stays refused.
@@ -62,6 +68,28 @@ export default definePlugin({
     });
   },
 });
+
+/**
+ * MewCode's own session records (sdk/private-records.ts), as written and where the path leads, in
+ * every mode: the OS sandbox hides them from commands, and no file tool may be the way around it.
+ */
+function privateRecordVerdict(request: PermissionRequest, homeDir: string, real: string | undefined): PermissionVerdict | undefined {
+  const target = request.target.kind === 'path' ? request.target.path : undefined;
+  if (typeof target !== 'string' || target === '' || target.includes('\0')) return undefined;
+  const written = path.resolve(request.projectRoot, expandHome(target, homeDir));
+  let root = request.projectRoot;
+  try {
+    root = resolveRealSync(request.projectRoot);
+  } catch {
+    // the sandbox check has already refused the call
+  }
+  const scope = { projectRoots: [request.projectRoot, root], sessionId: request.sessionId, read: request.tool?.readOnly === true && request.category === 'read' };
+  for (const candidate of new Set([written, real ?? written])) {
+    const why = privateRecordReason(candidate, scope);
+    if (why !== undefined) return { decision: 'deny', layer: NAME, reason: why };
+  }
+  return undefined;
+}
 
 /** The allowed extra directories from the settings owner, if one is bound; a failure allows none. */
 function readAdditionalDirectories(container: Container, warn: (message: string) => void): readonly string[] {

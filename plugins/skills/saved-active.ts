@@ -4,6 +4,7 @@
  * Skills section must then be in its requests. Only names and arguments are saved; the bodies are
  * read from disk again when the session continues (a skill may have changed, or gone).
  */
+import { parseJsonWithinDepth } from '../../config/nesting-depth.js';
 import path from 'node:path';
 import { prepareSessionDirectory, replaceFile, sessionDirectory } from '../../sdk/session-files.js';
 import { readProjectStateFile } from '../../sdk/project-state-dir.js';
@@ -30,7 +31,7 @@ export function loadActiveSkills(projectRoot: string, sessionId: string): SavedA
     return [];
   }
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = parseJsonWithinDepth(text);
     if (!Array.isArray(value)) return [];
     return value.filter((item): item is SavedActivation => typeof item?.name === 'string' && typeof item?.args === 'string').map(({ name, args }) => ({ name, args }));
   } catch {

@@ -4,7 +4,7 @@
  * file (K2). The body is not kept: it is re-read from disk at every load (S3).
  */
 import { argumentHintOf, toolList } from '../../config/command-files.js';
-import { argumentNamesOf, disallowedToolsOf } from '../../config/definition-keys.js';
+import { argumentNamesOf, disallowedToolsOf, identifierOf } from '../../config/definition-keys.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { claudeFlag } from '../../types/claude-boolean.js';
 import { frontmatterKeyWarnings } from '../../config/definition-keys.js';
@@ -151,13 +151,16 @@ export function parseSkill(text: string, where: { dir: string; file: string; dir
   // Claude Code writes `context: fork` for what MewCode calls `mode: fork`.
   const mode = data.mode === undefined && data.context === 'fork' ? 'fork' : readEnum(data, 'mode', ['inline', 'fork'] as const, 'inline', warnings);
   const forkContext = readEnum(data, 'fork_context', ['none', 'recent', 'full'] as const, 'none', warnings);
-  let model: string | undefined;
-  if (typeof data.model === 'string' && data.model.trim() && data.model.trim() !== 'inherit') model = data.model.trim();
-  else if (data.model !== undefined && data.model !== null && typeof data.model !== 'string') warnings.push('model must be text; ignored');
+  // One word each: printed in notices and sent as a request's model (definition-keys.ts identifierOf).
+  const modelField = identifierOf(data, 'model');
+  if (modelField.problem !== undefined) warnings.push(`${lineOf('model')}${modelField.problem}`);
+  const model = modelField.value !== 'inherit' ? modelField.value : undefined;
   const argumentHint = argumentHintOf(data);
   let agent: string | undefined;
   if (typeof data.agent === 'string' && data.agent.trim()) {
-    if (mode === 'fork') agent = data.agent.trim();
+    const agentField = identifierOf(data, 'agent');
+    if (agentField.problem !== undefined) return { ok: false, reason: `${lineOf('agent')}${agentField.problem.replace(/; ignored$/, '')}: a fork needs the name of a sub-agent type` };
+    if (mode === 'fork') agent = agentField.value;
     else warnings.push('agent: applies only with context: fork (mode: fork); ignored');
   } else if (data.agent !== undefined && data.agent !== null) return { ok: false, reason: 'agent: must be the name of a sub-agent type' };
 

@@ -1,4 +1,5 @@
 /** `/agents`: the sub-agent types with where each is defined, and the background tasks (TUI and `-p "/agents"`). */
+import { oneLine } from '../../config/terminal-safe.js';
 import type { Command } from '../../types/commands.js';
 import type { SubagentRole } from '../../types/subagents.js';
 import type { SubagentService } from './runner.js';
@@ -12,7 +13,8 @@ function roleLine(role: SubagentRole): string {
     ...(role.disallowedTools ? [`not: ${role.disallowedTools.join(', ')}`] : []),
     ...(role.model ? [`model: ${role.model}`] : []),
   ];
-  return `  ${role.name} (${facts.join('; ')})\n    ${role.description}`;
+  // A definition file's name, path and description: each on its line (a line break would print a line of the file's choosing).
+  return `  ${oneLine(role.name)} (${oneLine(facts.join('; '))})\n    ${oneLine(role.description)}`;
 }
 
 export function agentsCommand(service: SubagentService, tasks: () => TaskManager | undefined): Command {

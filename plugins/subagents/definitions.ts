@@ -19,6 +19,7 @@ import path from 'node:path';
 import { frontmatterReady, parseFrontmatter } from '../../sdk/frontmatter.js';
 import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
 import { terminalSafe } from '../../config/terminal-safe.js';
+import { identifierOf } from '../../config/definition-keys.js';
 import { MAX_AGENT_FILES } from '../../config/trust-scan.js';
 import { toolList as splitToolList } from '../../config/command-files.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
@@ -132,8 +133,11 @@ function parseFields(file: string, body: string, fields: Record<string, unknown>
   if (name !== written) warnings.push(`subagents: ${at('name')}: name ${JSON.stringify(written)} is not a valid agent name (letters, digits, '.', '_', '-'); loaded as "${name}"`);
   const description = fields.description ?? '';
   if (typeof description !== 'string') return { error: `${at('description')}: description: must be text` };
-  const model = fields.model;
-  if (model !== undefined && typeof model !== 'string') return { error: `${at('model')}: model: must be text (a configured provider or a model name)` };
+  if (fields.model !== undefined && fields.model !== null && typeof fields.model !== 'string') return { error: `${at('model')}: model: must be text (a configured provider or a model name)` };
+  // One word: printed in notices and sent as the request's model; anything else is not a model.
+  const modelField = identifierOf(fields, 'model');
+  if (modelField.problem !== undefined) warnings.push(`subagents: ${at('model')}: ${modelField.problem}`);
+  const model = modelField.value;
   const tools = toolList(fields.tools, 'tools');
   if ('error' in tools) return { error: `${at('tools')}: ${tools.error}` };
   const given = DISALLOW_KEYS.filter((key) => fields[key] !== undefined && fields[key] !== null);
@@ -159,7 +163,7 @@ function parseFields(file: string, body: string, fields: Record<string, unknown>
       prompt,
       ...(allowed ? { tools: allowed } : {}),
       ...(denied && denied.length > 0 ? { disallowedTools: denied } : {}),
-      ...(model && model.trim() ? { model: model.trim() } : {}),
+      ...(model !== undefined ? { model } : {}),
     },
     warnings,
     ...(denied && denied.length > 0 ? { disallowList: { at: at(disallowedKey), key: disallowedKey, entries: denied } } : {}),

@@ -16,6 +16,7 @@
  * (`.git/config` may hold a token in a remote URL), binary and non-UTF-8 files; each file is capped like an instruction file and all imports together at
  * MAX_IMPORTED_BYTES. Every refusal is a warning naming the importing file, its line and the path.
  */
+import { isPrivateRecord } from '../../sdk/private-records.js';
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readProjectTextFile } from '../../config/project-file.js';
@@ -144,6 +145,10 @@ export function followImports(importer: string, text: string, scope: ImportScope
       refuse("it is one of git's own files, which are not instructions");
       continue;
     }
+    if (isPrivateRecord(file)) {
+      refuse("it is one of MewCode's session records, which no tool or import may read");
+      continue;
+    }
     if (context.hidden?.(file)) {
       refuse('the read rules (Read(…) deny or ask) cover it');
       continue;
@@ -160,6 +165,10 @@ export function followImports(importer: string, text: string, scope: ImportScope
     }
     if (context.included.has(read.realPath)) continue;
     // The rules are checked on where the file really is too (a link's target may be denied).
+    if (read.realPath !== file && isPrivateRecord(read.realPath)) {
+      refuse("it leads into MewCode's session records, which no tool or import may read");
+      continue;
+    }
     if (read.realPath !== file && context.hidden?.(read.realPath)) {
       refuse('the read rules (Read(…) deny or ask) cover it');
       continue;

@@ -3,6 +3,7 @@
  * reader, without a project root: a plugin the user chose is the user's, and may be a link), and
  * JSON parsed with positions so a syntax error names file:line:col.
  */
+import { parseJsonWithinDepth } from '../../nesting-depth.js';
 import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { LocatedNode } from '../../located.js';
@@ -25,7 +26,7 @@ export function readJsonFile(file: string): JsonRead {
   const name = file.endsWith('.json') ? file : `${file}.json`;
   let value: unknown;
   try {
-    value = JSON.parse(read.text);
+    value = parseJsonWithinDepth(read.text);
   } catch {
     // `config: <file>:<line>:<col>: <message>`: the position is what the problem adds to the file's name.
     const parsed = parseConfigText(name, read.text);

@@ -56,7 +56,10 @@ describe('/help', () => {
   it('/help <command> describes one; an unknown name is an error that lists the others', async () => {
     const { kernel } = await bootKernel([], [commandsPlugin, greetPlugin]);
     const help = command(kernel, 'help');
-    expect((await help.run(kernel.session, 'greet', { mode: 'default' })).output).toBe('/greet <name>\n  Say hello to someone\n(second line not shown in the list)');
+    expect((await help.run(kernel.session, 'greet', { mode: 'default' })).output).toBe('/greet <name>\n  Say hello to someone (second line not shown in the list)');
+    // A description's and a hint's own line breaks never start a line of the listing (a file could forge one).
+    const forged: Command = { name: 'forged', description: 'Fine\nmewcode: warning: forged\r', argumentHint: '[a]\nmewcode: x', run: async () => ({}) };
+    expect(renderHelp([forged])).toBe('Commands:\n  /forged [a] mewcode: x  Fine');
     expect((await help.run(kernel.session, '/compact', { mode: 'default' })).output).toMatch(/^\/compact \[focus\]\n {2}Compact the conversation now/);
     const unknown = await help.run(kernel.session, 'nope', { mode: 'default' });
     expect(unknown).toEqual({ isError: true, output: '/help: there is no command /nope; available: /compact, /greet, /help' });

@@ -77,7 +77,7 @@ describe('the corpus', () => {
     expect(problemsOf(catalog, 'bad-values').map((p) => p.message)).toEqual([
       'mode: "parallel" is not one of inline, fork; using inline',
       'fork_context: "everything" is not one of none, recent, full; using none',
-      'model must be text; ignored',
+      'line 6: model: must be text (a name); ignored',
     ]);
     expect(catalog.get('claude-fork')).toMatchObject({ mode: 'fork', agent: 'Explore', extra: { context: 'fork' } });
   });
