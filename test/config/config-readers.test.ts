@@ -17,6 +17,7 @@ const NOT_CONFIG: Record<string, string> = {
   'config/trust-code.ts': "a plugin package's package.json",
   'kernel/package-entry.ts': "a package's package.json",
   'kernel/running-mewcode.ts': "MewCode's own package.json and entry",
+  'kernel/syntax-error-location.ts': "a plugin's own modules, for the relative imports to check after a syntax error",
   'plugins/permission-audit/audit-log.ts': 'the audit log',
   'plugins/permission-audit/no-follow.ts': 'the audit log',
   'plugins/permission-audit/verify.ts': 'the audit log',
