@@ -58,6 +58,11 @@ export const TOO_LONG_ADVICE = "The conversation does not fit the model's contex
 export interface LoopDeps {
   /** The prompt's parts as the front end received them (RunOptions.promptParts), kept with its message. */
   promptParts?: readonly PromptPart[];
+  /**
+   * The context of the userPromptSubmit judgement the prompt already had (a typed command's
+   * line, judged before the command ran: prompt-judgement.ts): the prompt does not pass it again.
+   */
+  judged?: readonly string[];
   hooks: KernelHooks;
   tools: ToolView;
   chain: PermissionChain;
@@ -163,7 +168,7 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
     return (await finish('stopped', run.parentAgentId ? note : told)) as RunEnd;
   };
 
-  const submission = await bounded(hooks.userPromptSubmit.promise({ additionalContext: [] }, { ...run, prompt }), { signal }, () => undefined);
+  const submission = deps.judged ? { additionalContext: [...deps.judged] } : await bounded(hooks.userPromptSubmit.promise({ additionalContext: [] }, { ...run, prompt }), { signal }, () => undefined);
   // Cancelled while a tap judged the prompt: it never enters history.
   if (!submission) return (await finish('cancelled', CANCELLED_NOTE)) as RunEnd;
   if (submission.block) {

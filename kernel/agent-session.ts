@@ -3,6 +3,7 @@
  * tool view, so sessions never wait on each other. A tool may create a child session and run it
  * to completion inside its parent's run; background sessions run concurrently.
  */
+import { takeJudgement } from './prompt-judgement.js';
 import type { AgentEvent } from '../types/events.js';
 import type { KernelHooks, SessionContext } from '../types/hooks.js';
 import { emptyUsage } from '../types/messages.js';
@@ -271,8 +272,10 @@ export class AgentSessionImpl implements AgentSession {
       // Built when the run starts (and again only if a model switch or tool change needs it). A
       // required plugin's failure there refuses the request: the loop meets it again and stops.
       this.#buildSystemPromptEarly();
+      const judged = takeJudgement(options.judged, this, options.prompt);
       end = await runAgentLoop(options.prompt, run, signal, {
         ...(options.promptParts ? { promptParts: options.promptParts } : {}),
+        ...(judged ? { judged } : {}),
         hooks: this.#host.hooks,
         tools: this.#view,
         chain: this.#host.chain,

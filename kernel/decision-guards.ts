@@ -9,7 +9,7 @@
  * - userPromptSubmit: the prompt is blocked (it never enters history).
  * - stop: no continuation (the run ends as it would have).
  * - preCompact: no block (the compaction goes ahead); userPromptExpansion: no answer (the
- *   expansion goes ahead, its prompt still passes userPromptSubmit).
+ *   expansion goes ahead; its typed line passed userPromptSubmit before the command ran).
  * - preModelRequest: the request is not sent (ModelRequestRefused, naming the plugin); so is one
  *   a tap refuses on purpose (`block`).
  * - postToolUse: the tool's output is withheld, replaced by an error result naming the plugin.

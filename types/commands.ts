@@ -1,6 +1,6 @@
 /** Slash commands: contributed under TOKENS.Command, run by the TUI and by `-p "/name args"`. */
 import type { PermissionMode } from './permissions.js';
-import type { AgentSession } from './session.js';
+import type { AgentSession, PromptJudgement } from './session.js';
 
 /**
  * A line typed as a command call, `/name args`: its name and its arguments (trimmed), as every
@@ -20,6 +20,14 @@ export interface CommandResult {
   /** A prompt to run in the session instead (e.g. a command that expands to instructions). */
   prompt?: string;
   isError?: boolean;
+  /**
+   * Set by the kernel's command list on a user's or project's command (a command file, a skill):
+   * userPromptSubmit judged the line as typed before the command ran. `blocked`: a tap refused
+   * it, nothing of the command ran, `output` says why. `judged`: it was allowed; given to the
+   * run of `prompt` (RunOptions.judged), which then does not pass userPromptSubmit again.
+   */
+  blocked?: boolean;
+  judged?: PromptJudgement;
 }
 
 /**

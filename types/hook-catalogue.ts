@@ -89,13 +89,13 @@ export const HOOK_CATALOGUE = deepFreeze({
   }),
   userPromptSubmit: hook<AsyncSeriesWaterfallHook<[PromptSubmission, PromptSubmitContext]>>({
     class: 'AsyncSeriesWaterfallHook', args: ['submission', 'context'], failure: 'deny',
-    fires: 'before the prompt enters history',
-    doc: 'Block the prompt (it never enters history, H6) or add context after it.',
+    fires: 'before the prompt enters history; for a user\'s or project\'s command, on the line as typed before the command runs',
+    doc: 'Block the prompt (it never enters history, H6) or add context after it. A typed command\'s prompt does not pass it again.',
   }),
   userPromptExpansion: hook<AsyncSeriesBailHook<[PromptExpansionContext], PromptSubmission | undefined>>({
     class: 'AsyncSeriesBailHook', args: ['context'], failure: 'skip',
     fires: "when a command the user ran expanded to a prompt (a command of `kernel.commands()`), before the prompt is run",
-    doc: "`block` drops the expansion (the command fails with the reason); `additionalContext` goes after the prompt. The prompt then passes userPromptSubmit.",
+    doc: "`block` drops the expansion (the command fails with the reason); `additionalContext` goes after the prompt. The typed line passed userPromptSubmit before the command ran.",
   }),
   buildSystemPrompt: hook<SyncWaterfallHook<[string[], SystemPromptContext]>>({
     class: 'SyncWaterfallHook', args: ['parts', 'context'], failure: 'keep-value',

@@ -38,6 +38,18 @@ export interface RunOptions {
   maxTurns?: number;
   /** The front end's limit when neither the run, the session nor configuration sets one. */
   defaultMaxTurns?: number;
+  /**
+   * The prompt is a typed command's expansion whose line userPromptSubmit already judged before
+   * the command ran (CommandResult.judged): the run does not pass it again, and the context that
+   * judgement added goes with it. One the kernel did not issue for this session and this prompt,
+   * or one already used, is ignored (the prompt passes userPromptSubmit as any other).
+   */
+  judged?: PromptJudgement;
+}
+
+/** The kernel's opaque record that userPromptSubmit allowed a typed line (kernel/prompt-judgement.ts). */
+export interface PromptJudgement {
+  readonly kind: 'prompt-judgement';
 }
 
 export interface SessionOptions {

@@ -192,6 +192,7 @@ export default definePlugin({
       provider.grants.promptSubmitted(context);
       return submission;
     });
+    kernel.hooks.messageAppended.tapPromise(NAME, async (message, context) => provider.grants.messageAppended(message, context));
     kernel.hooks.preToolUse.tapPromise(NAME, async (decision, context) => provider.grants.decide(decision, context));
   },
   async start(kernel) {

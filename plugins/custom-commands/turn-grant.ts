@@ -9,17 +9,21 @@
  * layer and a PreToolUse hook's ask or deny all still hold. Only the agent that ran the command is
  * covered (not its sub-agents).
  *
- * Lifetime (its own `hooks:` share it): set when the command runs (so its own `!` lines are covered), kept for the turn its
- * prompt starts, and dropped at the next prompt submitted. A command that fails drops it at once;
- * a submitted prompt that is not the command's (its turn never started: a hook blocked it)
- * drops it too, so a grant never reaches another turn.
+ * Lifetime (its own `hooks:` share it): set when the command runs (so its own `!` lines are
+ * covered), kept for the turn its prompt starts, and dropped at the next prompt submitted. The turn
+ * starts when the command's prompt enters the history: the typed line passed userPromptSubmit
+ * before the command ran, so its prompt normally does not pass it again (one run without that
+ * judgement does, which starts the turn too). A command that fails drops it at once; a submitted
+ * prompt that is not the command's (its turn never started: a hook blocked it) drops it too, so a
+ * grant never reaches another turn.
  *
  * Under the organisation's `allow_managed_rules_only` no allow but the organisation's applies (not
  * the user's rules, not --allowedTools), and a command file is the user's or the project's: its
  * `allowed-tools` pre-approve nothing then (said once per command), and each call is judged as
  * without the command.
  */
-import type { PromptSubmitContext, ToolUseContext, ToolUseDecision } from '../../types/hooks.js';
+import type { MessageAppendedContext, PromptSubmitContext, ToolUseContext, ToolUseDecision } from '../../types/hooks.js';
+import type { Message } from '../../types/messages.js';
 import type { PermissionTarget } from '../../types/tools.js';
 import { GrantSet } from './grant-match.js';
 import type { DenyList, ToolDenials } from '../../sdk/tool-denials.js';
@@ -102,6 +106,14 @@ export class TurnGrants {
     if (!grant) return;
     if (!grant.started && grant.prompt !== undefined && context.prompt === grant.prompt) grant.started = true;
     else this.drop(context);
+  }
+
+  /** A message entered an agent's history: the command's own prompt starts its turn. */
+  messageAppended(message: Message, context: MessageAppendedContext): void {
+    const grant = this.#byAgent.get(key(context));
+    if (!grant || grant.started || grant.prompt === undefined || message.role !== 'user' || !message.prompt) return;
+    const first = message.content[0];
+    if (first?.type === 'text' && first.text === grant.prompt) grant.started = true;
   }
 
   async decide(decision: ToolUseDecision, context: ToolUseContext): Promise<ToolUseDecision> {

@@ -14,6 +14,7 @@ import { noticeLine } from '../../types/notice-line.js';
 import type { PromptPart, ToolCall, ToolResult } from '../../types/messages.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../../types/permissions.js';
 import type { KernelApi } from '../../types/plugin.js';
+import type { PromptJudgement } from '../../types/session.js';
 import type { EditSnapshots } from './edit-snapshots.js';
 import { historyUpdates } from './history-replay.js';
 import { bypassRefusal, isPermissionMode, modeState, offeredModes } from './modes.js';
@@ -206,6 +207,8 @@ export class AcpSession {
     this.turnEnded = new Promise<void>((resolve) => (ended = resolve));
     try {
       let text = parsed.text;
+      // A command's line judged by userPromptSubmit before it ran: its prompt does not pass it again.
+      let judged: PromptJudgement | undefined;
       const commands = this.kernel.commands();
       const slash = slashPrompt(text, commands);
       if (slash.kind === 'unknown') return await this.answer(unknownCommandText(slash.name, commands), 'end_turn');
@@ -216,12 +219,14 @@ export class AcpSession {
         } catch (error) {
           return await this.answer(`/${slash.command.name} failed: ${error instanceof Error ? error.message : String(error)}`, 'end_turn');
         }
-        if (result.prompt === undefined) return await this.answer(result.output ?? '', 'end_turn');
+        // A userPromptSubmit tap refused the line before the command ran: declined, as a blocked prompt is.
+        if (result.prompt === undefined) return await this.answer(result.output ?? '', result.blocked ? 'refusal' : 'end_turn');
         if (result.output) this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${result.output}\n\n` } });
         text = result.prompt;
+        judged = result.judged;
       }
       // Kept with the prompt's message as the blocks sent (a slash command as typed): the replay shows them.
-      return await this.run(text, promptParts(blocks), turn.signal);
+      return await this.run(text, promptParts(blocks), turn.signal, judged);
     } finally {
       requestSignal?.removeEventListener('abort', cancelRequest);
       this.turn = undefined;
@@ -236,14 +241,14 @@ export class AcpSession {
     return { stopReason };
   }
 
-  private async run(prompt: string, parts: PromptPart[], signal: AbortSignal): Promise<PromptResponse> {
+  private async run(prompt: string, parts: PromptPart[], signal: AbortSignal, judged?: PromptJudgement): Promise<PromptResponse> {
     let lastError: string | undefined;
     let reason: RunEndReason | undefined;
     // Whether the model's latest answer stopped at its output token limit: a turn that ends on
     // such an answer ends `max_tokens`, not `end_turn` (the answer is cut off).
     let cutOff = false;
     try {
-      for await (const event of this.kernel.run({ prompt, promptParts: parts, mode: this.mode, signal, ...(this.place.maxTurns !== undefined ? { maxTurns: this.place.maxTurns } : {}) })) {
+      for await (const event of this.kernel.run({ prompt, promptParts: parts, mode: this.mode, signal, ...(judged ? { judged } : {}), ...(this.place.maxTurns !== undefined ? { maxTurns: this.place.maxTurns } : {}) })) {
         if (event.type === 'error') lastError = event.message;
         if (event.type === 'done') reason = event.reason;
         if (event.type === 'iteration') cutOff = false;

@@ -1,6 +1,7 @@
 /** `mewcode -p`: one prompt, no interaction, output on stdout, everything else on stderr (U2). */
 import { signalExitCode, STOP_SIGNALS } from '../../sdk/stop-signals.js';
 import type { PermissionMode } from '../../types/permissions.js';
+import type { PromptJudgement } from '../../types/session.js';
 import type { CliOptions, KernelApi, UserInterface } from '../../types/plugin.js';
 import type { Approvals } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
@@ -69,6 +70,8 @@ export class HeadlessUserInterface implements UserInterface {
     const mode = startingMode(kernel, options);
 
     const commands = kernel.commands();
+    // A command's line passed userPromptSubmit before the command ran: its prompt does not again.
+    let judged: PromptJudgement | undefined;
     const slash = parseSlashCommand(prompt, commands);
     const unknown = slash ? undefined : slashCommandName(prompt);
     if (unknown !== undefined) {
@@ -83,6 +86,7 @@ export class HeadlessUserInterface implements UserInterface {
         return outcome.isError ? EXIT_RUN_ERROR : EXIT_OK;
       }
       prompt = outcome.prompt;
+      judged = outcome.judged;
     }
 
     const controller = new AbortController();
@@ -105,7 +109,7 @@ export class HeadlessUserInterface implements UserInterface {
     let lastTurnText = '';
     let result: ResultMessage | undefined;
     try {
-      const messages = runMessages(kernel, { prompt, mode, cwd: options.cwd, signal: controller.signal, maxTurns: options.maxTurns, defaultMaxTurns: PRINT_MAX_TURNS, startedMs: started });
+      const messages = runMessages(kernel, { prompt, ...(judged ? { judged } : {}), mode, cwd: options.cwd, signal: controller.signal, maxTurns: options.maxTurns, defaultMaxTurns: PRINT_MAX_TURNS, startedMs: started });
       for await (const message of messages) {
         if (message.type === 'result') result = message;
         if (options.outputFormat === 'stream-json') print(message);

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { slashCall, type Command } from '../../types/commands.js';
 import type { PermissionMode } from '../../types/permissions.js';
-import type { AgentSession } from '../../types/session.js';
+import type { AgentSession, PromptJudgement } from '../../types/session.js';
 
 export interface SlashCall {
   command: Command;
@@ -43,12 +43,14 @@ export interface SlashOutcome {
   isError: boolean;
   /** Set when the command expands to a prompt for the model. */
   prompt?: string;
+  /** The kernel's userPromptSubmit judgement of the typed line (CommandResult.judged), for the prompt's run. */
+  judged?: PromptJudgement;
 }
 
 export async function runSlashCommand(call: SlashCall, session: AgentSession, mode: PermissionMode): Promise<SlashOutcome> {
   try {
     const result = await call.command.run(session, call.args, { mode });
-    return { output: result.output ?? '', isError: result.isError === true, ...(result.prompt !== undefined ? { prompt: result.prompt } : {}) };
+    return { output: result.output ?? '', isError: result.isError === true, ...(result.prompt !== undefined ? { prompt: result.prompt } : {}), ...(result.judged ? { judged: result.judged } : {}) };
   } catch (error) {
     return { output: `/${call.command.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
   }

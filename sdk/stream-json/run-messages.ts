@@ -8,6 +8,7 @@ import type { AgentEvent } from '../../types/events.js';
 import { addUsage, emptyUsage, type Usage } from '../../types/messages.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { KernelApi } from '../../types/plugin.js';
+import type { PromptJudgement } from '../../types/session.js';
 import { TOKENS } from '../../types/tokens.js';
 import { claudePermissionMode } from '../claude-permission-mode.js';
 import { monotonicMs } from '../monotonic-clock.js';
@@ -19,6 +20,8 @@ import { ApiTime } from './api-time.js';
 
 export interface RunMessagesOptions {
   prompt: string;
+  /** The kernel's judgement of the typed command line `prompt` expanded from (RunOptions.judged). */
+  judged?: PromptJudgement;
   mode: PermissionMode;
   /** The working directory the init message names. */
   cwd: string;
@@ -65,6 +68,7 @@ async function pump(kernel: KernelApi, options: RunMessagesOptions, queue: Messa
   try {
     const run = kernel.run({
       prompt: options.prompt,
+      ...(options.judged ? { judged: options.judged } : {}),
       mode: options.mode,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),

@@ -111,7 +111,7 @@ test("a plugin cannot replace another plugin's command, nor shadow the Kernel vi
   };
   expect(attempt(changes)).toEqual(refusedAll(changes));
   const listed = kernel.commands().find((c) => c.name === 'deploy')!;
-  await (listed.run as (...args: unknown[]) => Promise<unknown>)('', {});
+  await listed.run(kernel.session, '', { mode: 'default' });
   expect(ran).toEqual(['owner']);
 });
 
@@ -135,7 +135,7 @@ test("a provider's command (a skill's, a command file's) cannot be replaced thro
   };
   expect(attempt(changes)).toEqual(refusedAll(changes));
   const again = kernel.commands().find((c) => c.name === 'review')!;
-  await (again.run as (...args: unknown[]) => Promise<unknown>)('', {});
+  await again.run(kernel.session, '', { mode: 'default' });
   expect(ran).toEqual(['provider']);
   expect(kernel.commands().some((c) => c.name === 'planted')).toBe(false);
 });

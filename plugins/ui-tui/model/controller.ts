@@ -7,6 +7,7 @@ import { slashCall, type Command } from '../../../types/commands.js';
 import type { PermissionMode } from '../../../types/permissions.js';
 import { PERMISSION_MODES } from '../../../types/permissions.js';
 import type { KernelApi } from '../../../types/plugin.js';
+import type { PromptJudgement } from '../../../types/session.js';
 import { TOKENS } from '../../../types/tokens.js';
 import type { UiStore } from './ui-store.js';
 import { localCommands, type LocalCommand } from './local-commands.js';
@@ -128,9 +129,11 @@ export class TuiController {
   private async runContributed(command: Command, text: string, args: string): Promise<void> {
     this.store.setBusy(true);
     let prompt: string | undefined;
+    let judged: PromptJudgement | undefined;
     try {
       const result = await command.run(this.kernel.session, args, { mode: this.mode });
       prompt = result.prompt;
+      judged = result.judged;
       const extra = command.name === 'help' ? `\n${this.localHelp()}` : '';
       if (result.output || extra) this.store.add({ kind: 'command', text, output: `${result.output ?? ''}${extra}`, isError: result.isError === true });
     } catch (error) {
@@ -138,7 +141,8 @@ export class TuiController {
     } finally {
       this.store.setBusy(false);
     }
-    if (prompt !== undefined) await this.runPrompt(prompt, text);
+    // Its line already passed userPromptSubmit before the command ran (`judged`): not again.
+    if (prompt !== undefined) await this.runPrompt(prompt, text, judged);
   }
 
   private localHelp(): string {
@@ -147,8 +151,8 @@ export class TuiController {
   }
 
   /** Run one prompt in the main session; `shown` is what the user typed when it differs. */
-  async runPrompt(prompt: string, shown?: string): Promise<void> {
-    const run = this.runPromptNow(prompt, shown);
+  async runPrompt(prompt: string, shown?: string, judged?: PromptJudgement): Promise<void> {
+    const run = this.runPromptNow(prompt, shown, judged);
     this.running = run;
     try {
       await run;
@@ -157,14 +161,14 @@ export class TuiController {
     }
   }
 
-  private async runPromptNow(prompt: string, shown?: string): Promise<void> {
+  private async runPromptNow(prompt: string, shown?: string, judged?: PromptJudgement): Promise<void> {
     const store = this.store;
     store.add({ kind: 'user', text: shown ?? prompt });
     const controller = new AbortController();
     this.abort = controller;
     store.setBusy(true);
     try {
-      for await (const event of this.kernel.run({ prompt, mode: this.mode, signal: controller.signal, maxTurns: this.kernel.cli?.maxTurns })) store.apply(event);
+      for await (const event of this.kernel.run({ prompt, mode: this.mode, signal: controller.signal, maxTurns: this.kernel.cli?.maxTurns, ...(judged ? { judged } : {}) })) store.apply(event);
     } catch (error) {
       store.notice('error', message(error));
     } finally {

@@ -98,8 +98,9 @@ test('/<name> args: the command activates the skill with its arguments and conti
   const command = booted.kernel.commands().find((c) => c.name === 'zeta')!;
   expect(command.description).toBe('Last in order. [skill]');
   const result = await command.run(booted.kernel.session, 'src/app.ts and tests', { mode: 'default' });
-  expect(result).toEqual({ prompt: 'Use the "zeta" skill: it is now active and its instructions are in the Active Skills section of the system prompt.\n\nsrc/app.ts and tests' });
-  await collect(booted.kernel.run({ prompt: result.prompt!, mode: 'bypassPermissions' }));
+  // `judged`: the kernel's userPromptSubmit judgement of the typed line, for the prompt's run.
+  expect(result).toEqual({ prompt: 'Use the "zeta" skill: it is now active and its instructions are in the Active Skills section of the system prompt.\n\nsrc/app.ts and tests', judged: expect.anything() });
+  await collect(booted.kernel.run({ prompt: result.prompt!, mode: 'bypassPermissions', judged: result.judged! }));
   expect(booted.model.requests[0]!.system.environment).toContain('ZETA BODY for src/app.ts and tests.');
 });
 
