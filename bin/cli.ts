@@ -20,9 +20,12 @@ async function cli(): Promise<number> {
   const fromPlugin = await guardedCommand(subject, () => runPluginSubcommand(argv));
   if (fromPlugin !== undefined) return fromPlugin;
   const command = parseCommandLine(argv, process.cwd());
-  if (command.kind !== 'run') return guardedCommand(subject, () => runSubcommand(command, undefined, argv));
+  // `plugin add` checks the plugin against the build's plugins (plugin-command.ts), which only the
+  // program holds; every other subcommand stays light.
+  const needsBuild = command.kind === 'plugin' && command.action === 'add';
+  if (command.kind !== 'run' && !needsBuild) return guardedCommand(subject, () => runSubcommand(command, undefined, argv));
   const { main } = await import('./main.js');
-  return main(command.options);
+  return command.kind === 'run' ? main(command.options) : main(argv);
 }
 
 // The command's end is the process's end: what a plugin left open (a timer, a socket, a start()
