@@ -28,6 +28,8 @@ export class NestedInstructions {
   private readonly bytes: { total: number };
   /** Folders already looked at (a folder with no file is looked at once too). */
   private readonly visited = new Set<string>();
+  /** The project root the files are held to; undefined when the project is the home directory (resolved once). */
+  private boundary: string | undefined | null = null;
 
   constructor(
     private readonly homeDir: string,
@@ -43,7 +45,8 @@ export class NestedInstructions {
   /** The files `file` (absolute, a file tool's) brings into the context now, imports right after their importer. */
   load(file: string): InstructionFile[] {
     // A project that is the home directory has no subfolders of its own to read instructions from.
-    const boundary = projectBoundary(this.projectRoot, this.homeDir);
+    if (this.boundary === null) this.boundary = projectBoundary(this.projectRoot, this.homeDir);
+    const boundary = this.boundary;
     if (boundary === undefined) return [];
     const found: InstructionFile[] = [];
     for (const folder of foldersBetween(this.projectRoot, file)) {

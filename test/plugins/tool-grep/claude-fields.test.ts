@@ -4,9 +4,8 @@
  * multiline.test.ts); any field grep does not know is an input error naming the field, never
  * silently ignored.
  */
-import { spawnSync } from 'node:child_process';
 import { GrepTool, type GrepEngine } from '../../../plugins/tool-grep/grep-tool.js';
-import { makeTree, removeTree, RG_PATH, RG_REQUIRED, testLimits, toolContext } from './helpers.js';
+import { makeTree, removeTree, rgLines, RG_PATH, RG_REQUIRED, testLimits, toolContext } from './helpers.js';
 
 if (!RG_PATH && RG_REQUIRED) throw new Error('MEWCODE_REQUIRE_RG=1 but `rg` is not on PATH');
 const describeWithRipgrep = RG_PATH ? describe : (): void => undefined;
@@ -26,11 +25,7 @@ beforeAll(() => {
 });
 afterAll(() => removeTree(root));
 
-function rg(args: string[]): string[] {
-  const result = spawnSync(RG_PATH!, [...FLAGS, ...args, '--', '.'], { cwd: root, encoding: 'utf8' });
-  expect([0, 1]).toContain(result.status);
-  return result.stdout.split('\n').filter((l) => l !== '').map((l) => l.replace(/^\.\//, ''));
-}
+const rg = (args: string[]): string[] => rgLines(root, FLAGS, args);
 
 async function grep(engine: GrepEngine, input: Record<string, unknown>) {
   const tool = new GrepTool(testLimits(root), { engine });

@@ -1,4 +1,5 @@
 /** Real temporary trees and tool contexts for the glob and grep tests. */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,3 +47,10 @@ export function testLimits(root: string): OutputLimits {
 
 export const RG_PATH = findRipgrep();
 export const RG_REQUIRED = process.env.MEWCODE_REQUIRE_RG === '1';
+
+/** The lines real `rg` prints searching `root` with `flags` then `args`, `./` dropped; exit 0 or 1 (matches or none) expected. */
+export function rgLines(root: string, flags: readonly string[], args: readonly string[]): string[] {
+  const result = spawnSync(RG_PATH!, [...flags, ...args, '--', '.'], { cwd: root, encoding: 'utf8' });
+  expect([0, 1]).toContain(result.status);
+  return result.stdout.split('\n').filter((l) => l !== '').map((l) => l.replace(/^\.\//, ''));
+}

@@ -6,11 +6,10 @@
  * them in multiline mode) and files_with_matches. Bytes that are not UTF-8 stop `.` as in rg; a
  * file with a NUL byte is binary; `\A`/`\z` are the file's ends.
  */
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GrepTool, type GrepEngine } from '../../../plugins/tool-grep/grep-tool.js';
-import { makeTree, removeTree, RG_PATH, RG_REQUIRED, testLimits, toolContext } from './helpers.js';
+import { makeTree, removeTree, rgLines, RG_PATH, RG_REQUIRED, testLimits, toolContext } from './helpers.js';
 
 if (!RG_PATH && RG_REQUIRED) throw new Error('MEWCODE_REQUIRE_RG=1 but `rg` is not on PATH');
 const describeWithRipgrep = RG_PATH ? describe : (): void => undefined;
@@ -33,11 +32,7 @@ beforeAll(() => {
 });
 afterAll(() => removeTree(root));
 
-function rg(args: string[]): string[] {
-  const result = spawnSync(RG_PATH!, [...FLAGS, ...args, '--', '.'], { cwd: root, encoding: 'utf8' });
-  expect([0, 1]).toContain(result.status);
-  return result.stdout.split('\n').filter((l) => l !== '').map((l) => l.replace(/^\.\//, ''));
-}
+const rg = (args: string[]): string[] => rgLines(root, FLAGS, args);
 
 async function grep(engine: GrepEngine, input: Record<string, unknown>) {
   const tool = new GrepTool(testLimits(root), { engine });
