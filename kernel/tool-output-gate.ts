@@ -26,9 +26,9 @@ export interface ToolOutputGate {
 }
 
 export function toolOutputGate(hooks: KernelHooks, run: RunContext, call: ToolCall, tool: Tool, input: ToolInput, iteration: number, startedAt: number): ToolOutputGate {
-  const pass = ({ exitCode, ...result }: ToolResult, durationMs: number, interrupted?: boolean): Promise<PostToolUseResult> =>
-    // The exit status is the call's, not the result's: the context carries it, history never does.
-    hooks.postToolUse.promise(result, Object.freeze({ ...run, call: Object.freeze({ ...call }), tool, input: frozenCopy(input) as ToolInput, iteration, durationMs, ...(interrupted !== undefined ? { interrupted } : {}), ...(exitCode !== undefined ? { exitCode } : {}) }));
+  const pass = ({ exitCode, streams, ...result }: ToolResult, durationMs: number, interrupted?: boolean): Promise<PostToolUseResult> =>
+    // The exit status and the separate streams are the call's, not the result's: the context carries them, history never does.
+    hooks.postToolUse.promise(result, Object.freeze({ ...run, call: Object.freeze({ ...call }), tool, input: frozenCopy(input) as ToolInput, iteration, durationMs, ...(interrupted !== undefined ? { interrupted } : {}), ...(exitCode !== undefined ? { exitCode } : {}), ...(streams !== undefined ? { streams: Object.freeze({ ...streams }) } : {}) }));
   return {
     // `stopRun` is the loop's to act on, never part of the result that goes into history.
     async result(result, durationMs, interrupted = false) {

@@ -62,6 +62,8 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
       const images = validImages(output.images);
       if (images.length > 0) result.images = images;
       if (Number.isInteger(output.exitCode)) result.exitCode = output.exitCode;
+      const streams = output.streams;
+      if (streams && typeof streams.stdout === 'string' && typeof streams.stderr === 'string') result.streams = { stdout: streams.stdout, stderr: streams.stderr };
       return { result, threw: false };
     })
     .catch((error: unknown): Settled => {

@@ -4,7 +4,7 @@
  */
 import type { CompactionReason, RunEndReason } from './events.js';
 import type { HOOK_CATALOGUE, HookOf } from './hook-catalogue.js';
-import type { Message, ToolCall, ToolResult } from './messages.js';
+import type { CommandStreams, Message, ToolCall, ToolResult } from './messages.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict, ApprovalOutcome } from './permissions.js';
 import type { ModelRequest, Provider } from './provider.js';
 import type { Tool, ToolInput } from './tools.js';
@@ -141,6 +141,8 @@ export interface PostToolUseContext extends ToolUseContext {
    * tap can change it; absent for other tools.
    */
   exitCode?: number;
+  /** A command tool's stdout and stderr apart (ToolOutput.streams), each cut to a cap; absent for other tools and commands an editor's terminal ran. */
+  streams?: CommandStreams;
 }
 
 /** Stable system-prompt parts, computed once per session and tool list (K3). */

@@ -65,6 +65,14 @@ export interface ToolResult {
    * which moves it to the context (PostToolUseContext.exitCode): never in history or a request.
    */
   exitCode?: number;
+  /** A command tool's two streams apart (ToolOutput.streams), carried as `exitCode` is: never in history or a request. */
+  streams?: CommandStreams;
+}
+
+/** A command's output as its two streams (ToolOutput.streams). */
+export interface CommandStreams {
+  stdout: string;
+  stderr: string;
 }
 
 /** What the model is told in place of an image it cannot be shown. */

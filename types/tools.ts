@@ -1,6 +1,6 @@
 /** The tool contract (T1, A4, A7, K1). */
 import type { ToolProgress } from './events.js';
-import type { ImageBlock } from './messages.js';
+import type { CommandStreams, ImageBlock } from './messages.js';
 import type { AgentSession } from './session.js';
 
 export type JsonSchema = { [key: string]: unknown };
@@ -70,6 +70,12 @@ export interface ToolOutput {
    * the call (the hooks' PostToolUseFailure, as Claude Code fires it) still knows it failed.
    */
   exitCode?: number;
+  /**
+   * A command tool's stdout and stderr apart (each cut to a cap), for the hooks only: Claude
+   * Code's Bash gives PostToolUse hooks both, while the model reads them interleaved in `content`.
+   * Never in history or a request.
+   */
+  streams?: CommandStreams;
 }
 
 export type ToolInput = Record<string, unknown>;

@@ -287,7 +287,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
       const call = (): Record<string, unknown> => ({ ...common(context), tool_name: claudeToolName(context.call.name), tool_input: toolInput, tool_use_id: context.call.id });
       const claudePayload = error !== undefined
         ? () => ({ ...call(), error, is_interrupt: context.interrupted === true, duration_ms: Math.round(context.durationMs) })
-        : () => ({ ...call(), tool_response: toolResponse(context.call.name, toolInput, result, context.durationMs), duration_ms: Math.round(context.durationMs) });
+        : () => ({ ...call(), tool_response: toolResponse(context.call.name, toolInput, result, context.durationMs, context.streams), duration_ms: Math.round(context.durationMs) });
       const results = await both(error !== undefined ? 'PostToolUseFailure' : 'PostToolUse', 'PostToolUse', toolNameAliases(context.call.name), claudePayload, context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, context.input, context.projectRoot, context.homeDir), tool_result: result.content, is_error: result.isError, iteration: context.iteration }), { toolName: context.call.name, tool: context.tool, input: context.input, projectRoot: context.projectRoot });
       const notes = results.flatMap((entry) =>
         entry.result.kind === 'blocked' ? [`[${byHook(entry)}] ${entry.result.reason}`] : entry.result.additionalContext ? [`[${byHook(entry)}] ${entry.result.additionalContext}`] : [],

@@ -7,7 +7,7 @@
  * `.tool_response.stdout` or `.tool_response.filePath` finds them.
  */
 import type { PostToolUseContext } from '../../types/hooks.js';
-import type { ToolResult } from '../../types/messages.js';
+import type { CommandStreams, ToolResult } from '../../types/messages.js';
 
 /** The error a failed call reports, or undefined for a call that succeeded. */
 export function callFailure(result: ToolResult, context: Pick<PostToolUseContext, 'exitCode'>): string | undefined {
@@ -21,18 +21,21 @@ export function callFailure(result: ToolResult, context: Pick<PostToolUseContext
  * from the result the model read (the tools return text): never more of a file than that result
  * held, and a fact it does not tell left out rather than guessed.
  */
-export function toolResponse(tool: string, claudeInput: Record<string, unknown>, result: ToolResult, durationMs = 0): Record<string, unknown> {
+export function toolResponse(tool: string, claudeInput: Record<string, unknown>, result: ToolResult, durationMs = 0, streams?: CommandStreams): Record<string, unknown> {
   const ours = { output: result.content, is_error: false };
-  // The command's output without the `exit_code: N` line the model reads first (a hook piping
-  // stdout to a JSON parser must get the command's text), stdout and stderr interleaved as the
-  // tool collects them, so `stderr` stays empty.
-  if (tool === 'bash') return { ...ours, stdout: result.content.replace(EXIT_CODE_LINE, ''), stderr: '', interrupted: false, isImage: false };
+  // The command's own streams, apart (each cut to a cap, the tool's stream-copies.ts). A command
+  // an editor's terminal ran has one merged stream: the result without the `exit_code: N` line the
+  // model reads first (a hook piping stdout to a JSON parser must get the command's text).
+  if (tool === 'bash') return { ...ours, stdout: streams ? withoutLastNewline(streams.stdout) : result.content.replace(EXIT_CODE_LINE, ''), stderr: withoutLastNewline(streams?.stderr ?? ''), interrupted: false, isImage: false };
   if ((tool === 'write_file' || tool === 'edit_file') && typeof claudeInput.file_path === 'string') return { ...ours, filePath: claudeInput.file_path, success: true };
   if (tool === 'read_file' && typeof claudeInput.file_path === 'string') return { ...ours, type: 'text', file: readFileShape(claudeInput.file_path, result.content) };
   if (tool === 'glob') return { ...ours, ...globFiles(result.content), durationMs: Math.round(durationMs) };
   if (tool === 'grep') return { ...ours, ...grepMatches(typeof claudeInput.output_mode === 'string' ? claudeInput.output_mode : 'content', result.content) };
   return ours;
 }
+
+/** A stream's last newline, left out as the model's result leaves it out. */
+const withoutLastNewline = (text: string): string => text.replace(/\n$/, '');
 
 /** The first line of a bash result (plugins/tool-bash/bash-tool.ts). */
 const EXIT_CODE_LINE = /^exit_code: [^\n]*\n?/;

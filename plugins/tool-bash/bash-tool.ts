@@ -36,6 +36,7 @@ import { commandEnvironment, resolveShell } from './environment.js';
 import { absolutePathEntries } from '../../types/host-path.js';
 import { OutputCollector, type CollectedOutput } from './output-collector.js';
 import { OutputTail } from './output-tail.js';
+import { StreamCopies, type StreamName } from './stream-copies.js';
 import { FlowControl, describeExit, exitStatus, groupAlive, runInProcessGroup, signalGroup, type RunOutcome } from './process-group.js';
 import { DEFAULT_BASH_SETTINGS, type BashSettings } from './settings.js';
 import { DEFAULT_TIMEOUT_MS, KILL_GRACE_MS, MAX_TIMEOUT_MS, bashDefinition, bashTimeoutMs, parseTimeout } from './definition.js';
@@ -167,12 +168,15 @@ export class BashTool implements Tool {
       setFlowing: (flowing) => flow.set(flowing),
     });
     const tail = new OutputTail(ctx.progress?.bind(ctx));
-    const onOutput = (chunk: Buffer): void => {
+    const launcher = this.launcher();
+    // An editor's terminal gives one merged stream: the hooks then get it as stdout, as before.
+    const streams = launcher ? undefined : new StreamCopies(maxBytes);
+    const onOutput = (chunk: Buffer, stream?: StreamName): void => {
       collector.write(chunk);
       tail.write(chunk);
+      if (stream) streams?.write(stream, chunk);
     };
     const commandEnv = launch.env ? { ...env, ...launch.env } : env;
-    const launcher = this.launcher();
     const signal = launch.stop ? eitherSignal(ctx.signal, launch.stop) : ctx.signal;
     const outcome = await (
       launcher
@@ -209,7 +213,8 @@ export class BashTool implements Tool {
     if (outcome.end === 'exited' && outcome.backgroundAlive) this.background.add(outcome.pid);
     const stoppedBySandbox = launch.stop?.aborted && !ctx.signal.aborted ? String((launch.stop.reason as Error | undefined)?.message ?? launch.stop.reason) : undefined;
     const readOnly = readOnlyNote(output.capped ? `${output.head}\n${output.tail}` : output.text, launch.readOnlyPaths, cwd, ctx.projectRoot);
-    return formatResult(parsed, outcome, output, { killGraceMs: this.killGraceMs, spillMaxBytes: this.spillMaxBytes, maxLines, maxBytes, ...(stoppedBySandbox ? { stoppedBySandbox } : {}), ...(readOnly ? { readOnly } : {}) });
+    const result = formatResult(parsed, outcome, output, { killGraceMs: this.killGraceMs, spillMaxBytes: this.spillMaxBytes, maxLines, maxBytes, ...(stoppedBySandbox ? { stoppedBySandbox } : {}), ...(readOnly ? { readOnly } : {}) });
+    return streams && outcome.end !== 'spawn-error' ? { ...result, streams: streams.finish() } : result;
   }
 }
 

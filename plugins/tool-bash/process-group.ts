@@ -32,7 +32,8 @@ export interface RunRequest {
   killGraceMs: number;
   postExitIdleMs: number;
   postExitMaxMs: number;
-  onOutput(chunk: Buffer): void;
+  /** Each stream's chunks arrive UTF-8-safe; the stream is named for the hooks' separate copies (stream-copies.ts). */
+  onOutput(chunk: Buffer, stream: 'stdout' | 'stderr'): void;
   flow: FlowControl;
 }
 
@@ -128,6 +129,7 @@ export function runInProcessGroup(request: RunRequest): Promise<RunOutcome> {
 
     const pipes = [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
     const held = new Map<Readable, Buffer>();
+    const streamOf = (pipe: Readable): 'stdout' | 'stderr' => (pipe === child.stderr ? 'stderr' : 'stdout');
     let openPipes = pipes.length;
     let done = false;
     let reason: 'timeout' | 'cancelled' | undefined;
@@ -163,12 +165,12 @@ export function runInProcessGroup(request: RunRequest): Promise<RunOutcome> {
         held.set(pipe, Buffer.from(data.subarray(cut)));
         data = data.subarray(0, cut);
       } else if (previous) held.delete(pipe);
-      if (data.length > 0) request.onOutput(data);
+      if (data.length > 0) request.onOutput(data, streamOf(pipe));
     };
     const flush = (pipe: Readable): void => {
       const rest = held.get(pipe);
       held.delete(pipe);
-      if (rest && rest.length > 0) request.onOutput(rest);
+      if (rest && rest.length > 0) request.onOutput(rest, streamOf(pipe));
     };
 
     for (const pipe of pipes) {

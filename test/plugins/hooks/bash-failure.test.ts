@@ -56,6 +56,13 @@ test('a command that exits non-zero runs PostToolUseFailure with error and is_in
   expect(results.map((result) => result.isError)).toEqual([false, false, false]);
 }, 30_000);
 
+test("PostToolUse gets the command's stdout and stderr apart, while the model reads them interleaved; neither copy reaches history", async () => {
+  const { posts, results } = await runBash(['echo out-1; sleep 0.05; echo err-1 >&2; sleep 0.05; echo out-2; sleep 0.05; echo err-2 >&2'], (post) => ({ PostToolUse: [{ matcher: 'Bash', hooks: [recorder(post)] }] }));
+  expect(posts[0]!.tool_response).toMatchObject({ stdout: 'out-1\nout-2', stderr: 'err-1\nerr-2', interrupted: false, isImage: false });
+  expect(results[0]!.content).toBe('exit_code: 0\nout-1\nerr-1\nout-2\nerr-2');
+  expect(Object.keys(results[0]!).sort()).toEqual(['content', 'isError', 'toolCallId']);
+}, 30_000);
+
 test("a PostToolUseFailure hook's exit 2 stderr reaches the model beside the failed command's output", async () => {
   const { results } = await runBash(['exit 1'], () => ({
     PostToolUseFailure: [{ matcher: 'Bash', hooks: [{ type: 'command', command: "cat >/dev/null; echo 'run npm ci first' >&2; exit 2" }] }],

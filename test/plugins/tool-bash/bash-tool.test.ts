@@ -42,7 +42,7 @@ describe('running commands', () => {
   test('exit_code: 0 comes first, then the output', async () => {
     const p = await project();
     const result = await p.tool.execute({ command: 'echo hello; printf "no newline"' }, p.context());
-    expect(result).toEqual({ content: 'exit_code: 0\nhello\nno newline', isError: false, exitCode: 0 });
+    expect(result).toEqual({ content: 'exit_code: 0\nhello\nno newline', isError: false, exitCode: 0, streams: { stdout: 'hello\nno newline', stderr: '' } });
   });
 
   test('a non-zero exit is a normal result; stderr is interleaved with stdout', async () => {
@@ -56,7 +56,7 @@ describe('running commands', () => {
     const p = await project();
     expect((await p.tool.execute({ command: 'true' }, p.context())).content).toBe('exit_code: 0\n(no output)');
     const killed = await p.tool.execute({ command: 'echo before; kill -TERM $$' }, p.context());
-    expect(killed).toEqual({ content: 'exit_code: 143 (terminated by SIGTERM)\nbefore', isError: false, exitCode: 143 });
+    expect(killed).toEqual({ content: 'exit_code: 143 (terminated by SIGTERM)\nbefore', isError: false, exitCode: 143, streams: { stdout: 'before\n', stderr: '' } });
   });
 
   test('runs with bash (bash syntax works) in the project root with stdin closed', async () => {
@@ -87,7 +87,7 @@ describe('timeouts and cancellation', () => {
   test('a declared timeout above the kernel default is honoured: a 1.5 s command with timeout 3000 succeeds', async () => {
     const p = await project();
     const result = await p.tool.execute({ command: 'sleep 1.5; echo finished', timeout: 3000 }, p.context());
-    expect(result).toEqual({ content: 'exit_code: 0\nfinished', isError: false, exitCode: 0 });
+    expect(result).toEqual({ content: 'exit_code: 0\nfinished', isError: false, exitCode: 0, streams: { stdout: 'finished\n', stderr: '' } });
   });
 
   test('a timeout above the maximum is clamped and the result says so', async () => {
