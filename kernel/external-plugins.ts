@@ -21,6 +21,7 @@ import { confineImports } from './confined-imports.js';
 import { syntaxErrorLocation } from './syntax-error-location.js';
 import { KERNEL_VERSION } from './version.js';
 import { monotonicMs } from '../types/monotonic-clock.js';
+import { bounded } from './decision-bounds.js';
 
 export interface PluginSpec {
   spec: string;
@@ -96,6 +97,23 @@ function manifestFiles({ spec, from, confined }: PluginSpec): string[] | undefin
   return undefined;
 }
 
+/**
+ * How long a plugin's module (its top-level code, a top-level await) and its factory may take to
+ * give the plugin. Loading only defines the plugin; waiting on a server belongs in start(), which
+ * has its own bound. A module or factory that never settles would otherwise hang every run,
+ * `doctor` too, with nobody named.
+ */
+export const PLUGIN_LOAD_TIMEOUT_MS = 30_000;
+
+class LoadBoundError extends Error {}
+
+/** The step's outcome, or a rejection naming it once the bound has passed (or nothing is left that could settle it). */
+function withinLoadBound<T>(step: Promise<T>, what: string): Promise<T> {
+  return bounded(step, { ms: PLUGIN_LOAD_TIMEOUT_MS }, (why) => {
+    throw new LoadBoundError(why === 'timeout' ? `${what} did not finish within ${PLUGIN_LOAD_TIMEOUT_MS} ms` : `${what} waits on something that can never finish (nothing is left running that could settle it)`);
+  });
+}
+
 type LoadFailure = (message: string, critical?: boolean, error?: unknown) => void;
 interface Loaded {
   plugin: MewcodePlugin;
@@ -107,7 +125,7 @@ async function loadOne(spec: string, file: string, fail: LoadFailure, warn: (mes
   let module: { default?: unknown };
   try {
     importsRunningMewcode(file);
-    module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    module = (await withinLoadBound(import(pathToFileURL(file).href), 'its module (top-level code)')) as { default?: unknown };
   } catch (error) {
     // Node 20 says where neither for an ES module's syntax error: find it (never running the code).
     const where = error instanceof SyntaxError ? await syntaxErrorLocation(file) : undefined;
@@ -117,9 +135,9 @@ async function loadOne(spec: string, file: string, fail: LoadFailure, warn: (mes
   let plugin: unknown;
   try {
     const exported = module.default ?? module;
-    plugin = typeof exported === 'function' ? await (exported as (api: typeof pluginApi) => unknown)(pluginApi) : exported;
+    plugin = typeof exported === 'function' ? await withinLoadBound(Promise.resolve().then(() => (exported as (api: typeof pluginApi) => unknown)(pluginApi)), 'its factory') : exported;
   } catch (error) {
-    fail(`plugin ${spec} could not be loaded: its factory threw: ${errorMessage(error)}`, false, error);
+    fail(`plugin ${spec} could not be loaded: ${error instanceof LoadBoundError ? error.message : `its factory threw: ${errorMessage(error)}`}`, false, error);
     return undefined;
   }
   if (!isPlugin(plugin)) {

@@ -123,6 +123,8 @@ export interface KernelOptions {
   maxUnknownToolIterations?: number;
   /** How long one checkPermission tap may take before its silence is a deny (PERMISSION_LAYER_TIMEOUT_MS). */
   permissionLayerTimeoutMs?: number;
+  /** How long a plugin's bindings and apply() may take (APPLY_TIMEOUT_MS). */
+  pluginApplyTimeoutMs?: number;
   /** How long one preToolUse, userPromptSubmit, stop, postToolUse or preModelRequest tap may take (HOOK_TAP_TIMEOUT_MS); silence takes the safe side. */
   hookTimeoutMs?: number;
   /** How long one requestApproval tap may take (APPROVAL_TAP_TIMEOUT_MS); silence denies. */
@@ -265,6 +267,7 @@ export class Kernel implements KernelApi {
       criticality: (plugin) => this.criticality(plugin),
       fromBuild: (plugin) => this.options.plugins.includes(plugin),
       startTimeoutMs: () => this.startTimeoutMs,
+      ...(this.options.pluginApplyTimeoutMs !== undefined ? { applyTimeoutMs: this.options.pluginApplyTimeoutMs } : {}),
     });
   }
 

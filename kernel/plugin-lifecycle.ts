@@ -21,7 +21,10 @@ import type { ToolRegistryImpl } from './tool-registry.js';
 import { repeatedToolName, shownToolName } from './tool-names.js';
 import { monotonicMs } from '../types/monotonic-clock.js';
 import { sealedService } from '../types/sealed-service.js';
+import { bounded } from './decision-bounds.js';
 
+/** How long a plugin's apply() may take (it only registers; see applyOne). */
+export const APPLY_TIMEOUT_MS = 10_000;
 /** How long the first model request waits for a plugin's `start()` unless it (or `plugin_start_timeout_ms`) says otherwise. */
 export const DEFAULT_START_TIMEOUT_MS = 5_000;
 /** The longest a plugin's own `startTimeoutMs` counts for when the user set no plugin_start_timeout_ms (its own maximum too). */
@@ -56,6 +59,8 @@ interface LifecycleDeps {
   fromBuild(plugin: MewcodePlugin): boolean;
   /** The bound of a start() whose plugin declares none (`plugin_start_timeout_ms`), if configured. */
   startTimeoutMs(): number | undefined;
+  /** The bound of bindings and apply() (APPLY_TIMEOUT_MS unless given). */
+  applyTimeoutMs?: number;
 }
 
 interface Loaded {
@@ -116,7 +121,7 @@ export class PluginLifecycle {
         ? this.deps.bindings.guardModule({ plugin, fromBuild: this.deps.fromBuild(plugin) }, plugin.bindings, { tools: toolToken, commands: commandToken })
         : undefined;
       try {
-        if (module) await this.deps.container.loadAsync(module);
+        if (module) await this.bindOne(module);
         this.loaded.push({ plugin, module, toolToken, commandToken, tools: [] });
       } catch (error) {
         // Whatever it bound before failing goes too: a half-bound plugin must not shadow or break another's service.
@@ -212,7 +217,7 @@ export class PluginLifecycle {
     for (const entry of this.loaded) {
       const started = monotonicMs();
       try {
-        await entry.plugin.apply?.(this.deps.contextFor(entry.plugin));
+        await this.applyOne(entry.plugin);
         this.applied.push(entry);
       } catch (error) {
         await this.unload(entry);
@@ -221,6 +226,28 @@ export class PluginLifecycle {
       const timing = this.timings.find((t) => t.name === entry.plugin.name);
       if (timing) timing.applyMs = monotonicMs() - started;
     }
+  }
+
+  /** A plugin's bindings, loaded within the same bound as apply() (an async module may wait). */
+  private bindOne(module: ContainerModule): Promise<void> {
+    const ms = this.deps.applyTimeoutMs ?? APPLY_TIMEOUT_MS;
+    return bounded(Promise.resolve(this.deps.container.loadAsync(module)), { ms }, (why) => {
+      throw new Error(why === 'timeout' ? `its bindings did not finish loading within ${ms} ms` : 'its bindings wait on something that can never finish (nothing is left running that could settle it)');
+    });
+  }
+
+  /**
+   * apply() registers taps, tools and commands; waiting on a server belongs in start(), which has
+   * its own bound. One that has not finished within APPLY_TIMEOUT_MS (or waits on something that
+   * can never finish) fails like one that threw: its taps and tools are removed, and a tap it makes
+   * later is refused (hook-facade.ts).
+   */
+  private applyOne(plugin: MewcodePlugin): Promise<void> {
+    const applying = Promise.resolve().then(() => plugin.apply?.(this.deps.contextFor(plugin)));
+    const ms = this.deps.applyTimeoutMs ?? APPLY_TIMEOUT_MS;
+    return bounded(applying.then(() => undefined), { ms }, (why) => {
+      throw new Error(why === 'timeout' ? `apply() did not finish within ${ms} ms (slow work belongs in start())` : 'apply() waits on something that can never finish (nothing is left running that could settle it)');
+    });
   }
 
   /**

@@ -87,3 +87,23 @@ test.concurrent('plugin add refuses what every run would refuse, and writes noth
     expect(ok.stderr).toContain('replaces the built-in plugin tool-bash');
   });
 });
+
+test.concurrent('a plugin whose module or apply() waits on what never comes is named: a required one ends the run with exit 2, another is skipped', async () => {
+  await scenario([{ text: 'ok' }], async (s) => {
+    const dir = path.join(s.home, 'plugins');
+    const stuckApply = write(path.join(dir, 'policy.mjs'), `export default { name: 'org-policy', apply() { return new Promise(() => {}); } };\n`);
+    userConfig(s, `plugins:\n  - use: ${JSON.stringify(stuckApply)}\n    required: true\n`);
+    const r = await s.run(['-p', 'hi']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('plugin org-policy failed in apply: apply() waits on something that can never finish');
+    expect(s.requests).toHaveLength(0);
+  });
+  await scenario([{ text: 'ok' }], async (s) => {
+    const stuckModule = write(path.join(s.home, 'plugins', 'tla.mjs'), `await new Promise(() => {});\nexport default { name: 'tla' };\n`);
+    userConfig(s, `plugins:\n  - ${JSON.stringify(stuckModule)}\n`);
+    const r = await s.run(['-p', 'hi']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('ok\n');
+    expect(r.stderr).toContain(`plugin ${stuckModule} could not be loaded: its module (top-level code) waits on something that can never finish`);
+  });
+});
