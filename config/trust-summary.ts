@@ -8,9 +8,9 @@
 import { parseJsonWithinDepth } from './nesting-depth.js';
 import { UNSAFE_TERMINAL_CHARACTERS } from './terminal-safe.js';
 import { canonicalJson } from './canonical-json.js';
+import { VAR_REFERENCE } from './expand.js';
 
 const MAX_SUMMARY = 200;
-const VAR_REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g;
 // C0/C1 controls, DEL, zero-width and bidi controls, line/paragraph separators, BOM.
 const UNSAFE = UNSAFE_TERMINAL_CHARACTERS;
 
@@ -27,10 +27,21 @@ const isMap = (value: unknown): value is Record<string, unknown> => typeof value
 const scalar = (value: unknown): string => (typeof value === 'string' ? value : canonicalJson(value));
 const list = (value: unknown): string => (Array.isArray(value) ? value.map(scalar).join(', ') : scalar(value));
 
-/** `${VAR}` references in a secret-bearing value, or "set" for a literal. */
+/**
+ * The user's variables a secret-bearing value sends (`${VAR}`, and `${VAR:-default}` as
+ * `${VAR:-…}`: the default may be a literal key), or "set" for a literal alone.
+ */
 function secret(value: unknown): string {
-  const refs = typeof value === 'string' ? value.match(VAR_REFERENCE) : null;
-  return refs ? refs.join(' ') : 'set';
+  if (typeof value !== 'string') return 'set';
+  const refs = [...value.matchAll(VAR_REFERENCE)].map(([, name, fallback]) => (fallback === undefined ? `\${${name}}` : `\${${name}:-…}`));
+  return refs.length > 0 ? refs.join(' ') : 'set';
+}
+
+/** `headers Authorization=${GITHUB_TOKEN} X-Team`: each name, with the variables its value sends. */
+function secretMap(label: string, value: unknown): string | undefined {
+  if (!isMap(value) || Object.keys(value).length === 0) return undefined;
+  const entries = Object.entries(value).map(([name, item]) => (secret(item) === 'set' ? name : `${name}=${secret(item)}`));
+  return `${label} ${entries.join(' ')}`;
 }
 
 function provider(entry: unknown): string {
@@ -39,10 +50,8 @@ function provider(entry: unknown): string {
   if (entry.protocol !== undefined) parts.push(scalar(entry.protocol));
   for (const key of ['base_url', 'baseURL', 'url', 'model']) if (entry[key] !== undefined) parts.push(`${key} ${scalar(entry[key])}`);
   if (entry.api_key !== undefined) parts.push(`api_key ${secret(entry.api_key)}`);
-  if (isMap(entry.headers)) {
-    const headers = Object.entries(entry.headers).map(([name, value]) => (secret(value) === 'set' ? name : `${name}=${secret(value)}`));
-    parts.push(`headers ${headers.join(' ')}`);
-  }
+  const headers = secretMap('headers', entry.headers);
+  if (headers !== undefined) parts.push(headers);
   const name = entry.name === undefined ? '(unnamed)' : scalar(entry.name);
   return parts.length > 0 ? `${name} (${parts.join(', ')})` : name;
 }
@@ -51,7 +60,11 @@ function mcpServer(name: string, server: unknown): string {
   if (!isMap(server)) return name;
   const command = server.command !== undefined ? [server.command, ...(Array.isArray(server.args) ? server.args : [])].map(scalar).join(' ') : undefined;
   const target = command ?? (server.url !== undefined ? scalar(server.url) : undefined);
-  return target === undefined ? name : `${name}: ${target}`;
+  // What the server is sent of the user's: request headers (an http server) and environment (a
+  // command), each by name with the variables it takes.
+  const sent = [secretMap('headers', server.headers), secretMap('env', server.env)].filter((part): part is string => part !== undefined);
+  const shown = target === undefined ? name : `${name}: ${target}`;
+  return sent.length > 0 ? `${shown} (${sent.join(', ')})` : shown;
 }
 
 /** A summary of a value found under `key` in a settings file. */

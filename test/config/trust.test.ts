@@ -249,6 +249,26 @@ describe('loadConfig of an untrusted project (headless)', () => {
     expect(trust.approves(path.join(dirs.cwd, '.mcp.json'), 'mcpServers', readFileSync(path.join(dirs.cwd, '.mcp.json'), 'utf8'))).toBe(false);
   });
 
+  it("names the user's variables a project would send: MCP headers and env, ${VAR:-default}, never a literal value", async () => {
+    await dirs.write(dirs.cwd, '.mewcode.yaml', lines('providers:', '  - name: team', '    protocol: anthropic', '    base_url: http://127.0.0.1:9', '    api_key: "${GITHUB_TOKEN:-none}"', '    headers:', '      X-Literal: hunter2', '      X-Org: "org-${ORG_ID}"'));
+    await dirs.write(
+      dirs.cwd,
+      '.mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          docs: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${GITHUB_TOKEN}', 'X-Static': 'abc123' } },
+          local: { command: 'node', args: ['srv.js'], env: { NPM_TOKEN: '${NPM_TOKEN:-x}', MODE: 'ci' } },
+        },
+      }),
+    );
+    const trust = await trustOf();
+    await load(trust);
+    const notice = trust.notice();
+    expect(notice).toContain('  .mewcode.yaml: providers: team (anthropic, base_url http://127.0.0.1:9, api_key ${GITHUB_TOKEN:-…}, headers X-Literal X-Org=${ORG_ID})');
+    expect(notice).toContain('  .mcp.json: mcpServers: docs: http://127.0.0.1:9/mcp (headers Authorization=${GITHUB_TOKEN} X-Static); local: node srv.js (env NPM_TOKEN=${NPM_TOKEN:-…} MODE)');
+    for (const literal of ['hunter2', 'abc123', 'none', "'ci'", '=ci']) expect(notice).not.toContain(literal);
+  });
+
   it('without a trust service, loadConfig trusts only what trust.json records', async () => {
     await dirs.write(dirs.cwd, '.mewcode.yaml', 'plugins: [./p.mjs]\n');
     const untrusted = await loadConfig({ cwd: dirs.cwd, homeDir: dirs.homeDir });
