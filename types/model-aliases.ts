@@ -1,5 +1,5 @@
 /**
- * Claude Code's model aliases (`sonnet`, `opus`, `haiku`), as scripts pass them (`claude -p
+ * Claude Code's model aliases (`sonnet`, `opus`, `haiku`, and the spellings OTHER_SPELLINGS reads), as scripts pass them (`claude -p
  * --model sonnet`) and files write them (`model: haiku`). Sent verbatim, the Anthropic API answers
  * 404. One resolution serves `--model`, MEWCODE_MODEL, a providers entry's `model:`, `/model`, a
  * sub-agent's, command's or skill's `model:`, so an alias means the same model everywhere:
@@ -20,9 +20,25 @@ export const CLAUDE_MODEL_ALIASES: Readonly<Record<string, string>> = Object.fre
   haiku: 'claude-haiku-4-5',
 });
 
-/** `sonnet`, `Opus`…: one of Claude Code's aliases, whatever the case. */
+/**
+ * Claude Code's other spellings, as the family they mean here: `default` (the recommended model,
+ * Sonnet), `opusplan` (Opus while planning, Sonnet otherwise: MewCode does not switch models by
+ * mode, so Sonnet), and `sonnet[1m]`/`opus[1m]` (the 1M-token context, a beta MewCode does not
+ * request: the family's model with its usual context).
+ */
+const OTHER_SPELLINGS: Readonly<Record<string, string>> = Object.freeze({ default: 'sonnet', opusplan: 'sonnet' });
+
+/** The family an alias means (`sonnet`, `opus`, `haiku`), or undefined for a model name. */
+function familyOf(name: string): string | undefined {
+  const spelled = name.trim().toLowerCase();
+  const plain = spelled.endsWith('[1m]') ? spelled.slice(0, -4) : spelled;
+  const family = Object.hasOwn(OTHER_SPELLINGS, plain) && plain === spelled ? OTHER_SPELLINGS[plain]! : plain;
+  return Object.hasOwn(CLAUDE_MODEL_ALIASES, family) ? family : undefined;
+}
+
+/** `sonnet`, `Opus`, `sonnet[1m]`, `opusplan`, `default`…: one of Claude Code's aliases, whatever the case. */
 export function isClaudeModelAlias(name: string): boolean {
-  return Object.hasOwn(CLAUDE_MODEL_ALIASES, name.trim().toLowerCase());
+  return familyOf(name) !== undefined;
 }
 
 /** The environment variable that overrides an alias (Claude Code's name for it). */
@@ -42,8 +58,8 @@ export function resolveModelAlias(
   env: Readonly<Record<string, string | undefined>>,
   configuredModels: readonly string[] = [],
 ): AliasResolution {
-  if (!isClaudeModelAlias(model)) return { ok: true, model };
-  const alias = model.trim().toLowerCase();
+  const alias = familyOf(model);
+  if (alias === undefined) return { ok: true, model };
   const override = env[aliasOverrideVariable(alias)]?.trim();
   if (override) return { ok: true, model: override };
   const configured = configuredModels.find((m) => !isClaudeModelAlias(m) && m.toLowerCase().includes(alias));

@@ -63,3 +63,15 @@ test("a sub-agent's or command's alias on an Anthropic parent is that family's m
   const openai = [{ ...configured[0]!, name: 'oa', protocol: 'openai' as const, model: 'gpt-x' }];
   expect(chooseModel('haiku', openai, { provider: 'oa', model: 'gpt-x' })).toMatchObject({ selection: { provider: 'oa', model: 'gpt-x' }, notice: expect.stringMatching(/No configured model matches "haiku"/) });
 });
+
+test("Claude Code's other spellings mean their family: sonnet[1m], opus[1m], opusplan, default; a name that only looks like one is a model name", async () => {
+  const resolved = async (model: string, env: Record<string, string> = {}): Promise<string> =>
+    (await Kernel.create({ ...base, env: { ANTHROPIC_API_KEY: 'k', ...env }, flags: { model }, config: configWith({}) })).providers.active().model;
+  expect(await resolved('sonnet[1m]')).toBe(CLAUDE_MODEL_ALIASES.sonnet);
+  expect(await resolved('Opus[1M]')).toBe(CLAUDE_MODEL_ALIASES.opus);
+  expect(await resolved('opusplan')).toBe(CLAUDE_MODEL_ALIASES.sonnet);
+  expect(await resolved('default')).toBe(CLAUDE_MODEL_ALIASES.sonnet);
+  expect(await resolved('default', { ANTHROPIC_DEFAULT_SONNET_MODEL: 'claude-sonnet-4-5-20250929' })).toBe('claude-sonnet-4-5-20250929');
+  for (const name of ['default[1m]', 'opusplan[1m]', 'sonnet[2m]', 'sonnet-1m', 'claude-sonnet-4-5[1m]']) expect(await resolved(name)).toBe(name);
+  await expect(Kernel.create({ ...base, env: { OPENAI_API_KEY: 'k' }, flags: { model: 'sonnet[1m]', provider: 'openai' }, config: configWith({}) })).rejects.toThrow(/"sonnet\[1m\]" is Claude Code's alias.*ANTHROPIC_DEFAULT_SONNET_MODEL/);
+});
