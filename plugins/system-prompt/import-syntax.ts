@@ -1,7 +1,7 @@
 /**
  * Where Claude Code's `@path` imports are in a memory file: `@` at a line's or word's start
- * (after whitespace) followed by a path, outside fenced code blocks and code spans, as Claude
- * Code skips those. An e-mail address (`user@example.com`) is no import: its `@` follows a letter.
+ * (after whitespace) followed by a path, outside fenced and indented code blocks and code
+ * spans, as Claude Code's Markdown reading skips those. An e-mail address (`user@example.com`) is no import: its `@` follows a letter.
  * Whether a candidate is a file is the reader's business (only existing files are imported).
  */
 
@@ -19,9 +19,18 @@ const CODE_SPAN = /(`+)(?:(?!\1)[\s\S])*?\1(?!`)/g;
 /** `@` at the start or after whitespace; the path runs to the next unescaped whitespace. */
 const MENTION = /(^|\s)@((?:\\ |[^\s\\])+)/g;
 
+/** Four columns of indentation (a tab counts as reaching them): an indented code line, outside a paragraph or list. */
+const INDENTED = /^(?: {4}| {0,3}\t)/;
+/** A list item's start (`- `, `* `, `+ `, `1. `, `1) `), up to three spaces in. */
+const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+
 export function importMentions(text: string): ImportMention[] {
   const found: ImportMention[] = [];
   let fence: string | undefined;
+  // What the previous line was: an indented code block starts only after a blank line (it cannot
+  // interrupt a paragraph) and not inside a list, where indented lines continue the item.
+  let previous: 'blank' | 'text' | 'code' = 'blank';
+  let inList = false;
   const lines = text.split(/\r?\n/);
   lines.forEach((line, index) => {
     const opening = FENCE.exec(line)?.[1];
@@ -30,6 +39,16 @@ export function importMentions(text: string): ImportMention[] {
       if (opening !== undefined && opening[0] === fence[0] && opening.length >= fence.length && line.trim() === opening) fence = undefined;
       return;
     }
+    if (line.trim() === '') {
+      if (previous !== 'code') previous = 'blank';
+      return;
+    }
+    if (INDENTED.test(line) && (previous === 'code' || (previous === 'blank' && !inList))) {
+      previous = 'code';
+      return;
+    }
+    if (!INDENTED.test(line)) inList = LIST_ITEM.test(line) || (inList && previous === 'text');
+    previous = 'text';
     if (opening !== undefined) {
       fence = opening;
       return;

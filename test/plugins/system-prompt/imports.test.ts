@@ -132,6 +132,31 @@ test('code spans and fenced code blocks are not imports', async () => {
   expect(warnings).toEqual([]);
 });
 
+test('an indented code block is no import; an indented line continuing a paragraph or a list item is', async () => {
+  const { home, root } = await dirs();
+  for (const name of ['code.md', 'tab.md', 'para.md', 'item.md', 'after.md']) await writeFile(path.join(root, name), `FILE ${name}`);
+  await writeFile(path.join(root, 'CLAUDE.md'), [
+    'Example:',
+    '',
+    '    cat @code.md',
+    '',
+    '    still code',
+    '\t@tab.md',
+    '',
+    'A paragraph',
+    '    @para.md',
+    '',
+    '- an item',
+    '',
+    '    @item.md',
+    '',
+    'Then @after.md',
+  ].join('\n'));
+  const { files, warnings } = read(home, root);
+  expect(texts(files).slice(1)).toEqual(['FILE para.md', 'FILE item.md', 'FILE after.md']);
+  expect(warnings).toEqual([]);
+});
+
 test('e-mail addresses, npm scopes and @mentions are not imports, and are not warned about', async () => {
   const { home, root } = await dirs();
   await writeFile(path.join(root, 'example.com'), 'NOT AN IMPORT');
