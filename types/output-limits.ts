@@ -46,17 +46,30 @@ export interface OutputLimits {
   readonly auditReasonMaxChars: number;
   /** Spill files older than this are removed at start-up (7 days). */
   readonly spillMaxAgeMs: number;
-  /** Directory for full outputs: `<root>/.mewcode/tool-output/` unless a session provides one. */
+  /**
+   * Directory for full outputs: `<root>/.mewcode/tool-output/` unless a session provides one. A
+   * session's files go in its own folder below it, `<sessionId>/` (see `openSpillFile`).
+   */
   spillDir(): string;
-  /** A fresh file path in the spill directory for one call's full output (directory created). */
-  spillPath(toolCallId: string, suffix?: string): Promise<string>;
+  /**
+   * A fresh file path in the spill directory for one call's full output (directory created); in
+   * the session's own folder when `sessionId` is given, as for `openSpillFile`.
+   */
+  spillPath(toolCallId: string, suffix?: string, sessionId?: string): Promise<string>;
   /**
    * A fresh spill file, created and opened for writing (the caller closes `fd`). Reached without
    * following links (a repository may commit `.mewcode/tool-output` as one): a link on the way
    * rejects, naming it, and nothing is written. Prefer it to `spillPath`, whose path the caller
    * would open later.
+   *
+   * `sessionId` (the ToolContext's): the file goes in `<spillDir>/<sessionId>/`, which only that
+   * session's tools may read — another session's saved outputs, and files saved without a session
+   * id (directly in the spill directory, as before this parameter), are refused to every tool and
+   * hidden from commands. Pass it whenever a session made the call. It must be a plain name
+   * (letters, digits, `.`, `_`, `-`; not starting with `.`; at most 128 characters): any other
+   * rejects and nothing is written.
    */
-  openSpillFile(toolCallId: string, suffix?: string): Promise<{ path: string; fd: number }>;
+  openSpillFile(toolCallId: string, suffix?: string, sessionId?: string): Promise<{ path: string; fd: number }>;
   /** Cut a line to `maxChars` characters (code points), marking the cut. */
   cutLine(line: string, maxChars: number): CutText;
   /** Keep at most `maxBytes` UTF-8 bytes, never splitting a character. No marker is added. */

@@ -43,6 +43,14 @@ export interface SandboxCommand {
    * bound, read-only; anything else is ignored. Optional; bubblewrap only (macOS: not yet).
    */
   readable?: readonly string[];
+  /**
+   * The session the command runs for. The saved tool outputs of the project
+   * (`<project>/.mewcode/tool-output/`) are hidden from commands but for this session's own
+   * folder, `<sessionId>/`, bound back read-only when it is a plain folder there (the tool
+   * results name files in it). Optional: without it the whole folder is hidden. Bubblewrap only
+   * (macOS: the whole folder is hidden).
+   */
+  sessionId?: string;
 }
 
 export interface SandboxLaunch {

@@ -110,8 +110,8 @@ export function renderResult(result: McpCallResult): { text: string; images: Ima
   return { text, images, isError: result.isError === true };
 }
 
-/** Cut text beyond the read limits; the whole text is saved for read_file. */
-export async function capText(text: string, limits: OutputLimits | undefined, toolCallId: string): Promise<string> {
+/** Cut text beyond the read limits; the whole text is saved for read_file, in the session's own spill folder (readable by it alone). */
+export async function capText(text: string, limits: OutputLimits | undefined, toolCallId: string, sessionId?: string): Promise<string> {
   if (!limits) return text;
   const bytes = Buffer.byteLength(text);
   let lineCount = 1;
@@ -125,7 +125,7 @@ export async function capText(text: string, limits: OutputLimits | undefined, to
   let where: string;
   try {
     // Opened by the limits service, which refuses links on the way (a repository could commit them).
-    const { path: file, fd } = await limits.openSpillFile(toolCallId, 'mcp.txt');
+    const { path: file, fd } = await limits.openSpillFile(toolCallId, 'mcp.txt', sessionId);
     try {
       writeFileSync(fd, text);
     } finally {
@@ -138,9 +138,9 @@ export async function capText(text: string, limits: OutputLimits | undefined, to
   return `${head}\n\n[Result cut at ${Buffer.byteLength(head)} bytes; ${where}.]`;
 }
 
-export async function toToolOutput(result: McpCallResult, limits: OutputLimits | undefined, toolCallId: string): Promise<ToolOutput> {
+export async function toToolOutput(result: McpCallResult, limits: OutputLimits | undefined, toolCallId: string, sessionId?: string): Promise<ToolOutput> {
   const rendered = renderResult(result);
-  const output: ToolOutput = { content: await capText(rendered.text, limits, toolCallId), isError: rendered.isError };
+  const output: ToolOutput = { content: await capText(rendered.text, limits, toolCallId, sessionId), isError: rendered.isError };
   if (rendered.images.length > 0) output.images = rendered.images;
   return output;
 }

@@ -76,7 +76,7 @@ function adaptTool(connection: McpConnection, tool: McpTool, name: string, deps:
         const progress = context.progress;
         const onProgress = progress ? (update: { progress: number; total?: number; message?: string }) => progress({ ...update }) : undefined;
         const result = (await connection.callTool(tool.name, input, { signal: context.signal, timeoutMs, ...(onProgress ? { onProgress } : {}) })) as McpCallResult;
-        return await toToolOutput(result, deps.limits(), context.toolCallId);
+        return await toToolOutput(result, deps.limits(), context.toolCallId, context.sessionId);
       } catch (error) {
         return { content: callFailure(connection.name, tool.name, timeoutMs, error, context.signal), isError: true };
       }

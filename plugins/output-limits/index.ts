@@ -1,6 +1,8 @@
 /**
  * The output-limits plugin (T8): binds the OutputLimits service every tool uses for its
- * caps and for saving full outputs, and cleans old spill files in the background at start-up.
+ * caps and for saving full outputs — each session's in its own folder, `<spill dir>/<session id>/`,
+ * which no other session's tools may read (sdk/private-records.ts) —, and cleans old spill files
+ * in the background at start-up.
  */
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
@@ -10,7 +12,7 @@ import { TOKENS } from '../../types/tokens.js';
 import { LIMITS } from './limits.js';
 import { cutBytes, cutLine } from '../../sdk/text-cuts.js';
 import { isStatePathRefused } from '../../sdk/project-state-dir.js';
-import { createSpillFile, DEFAULT_SPILL_DIR, ensureDirectory, removeOldSpillFiles, spillFileName, spillLocation } from './spill-directory.js';
+import { createSpillFile, DEFAULT_SPILL_DIR, ensureDirectory, removeOldSpillFiles, sessionFolder, spillFileName, spillLocation } from './spill-directory.js';
 
 const NAME = 'output-limits';
 
@@ -25,12 +27,13 @@ export function createOutputLimits(spillDir: string, projectRoot = path.dirname(
   const limits: OutputLimits = {
     ...LIMITS,
     spillDir: () => spillDir,
-    async spillPath(toolCallId, suffix) {
-      ensureDirectory(location);
-      return path.join(spillDir, spillFileName(toolCallId, suffix));
+    async spillPath(toolCallId, suffix, sessionId) {
+      const folder = sessionFolder(location, sessionId);
+      ensureDirectory(folder);
+      return path.join(folder.root, folder.relative, spillFileName(toolCallId, suffix));
     },
-    async openSpillFile(toolCallId, suffix) {
-      return createSpillFile(location, spillFileName(toolCallId, suffix));
+    async openSpillFile(toolCallId, suffix, sessionId) {
+      return createSpillFile(sessionFolder(location, sessionId), spillFileName(toolCallId, suffix));
     },
     cutLine,
     cutBytes,

@@ -6,8 +6,9 @@
  * directory is denied, in every mode (bypassPermissions included) — except a read_file of a path
  * an allow rule names by absolute or `~/` path (Claude Code's `Read(//abs/**)`, from a source
  * trusted to grant, and not a path the OS sandbox hides: sdk/file-tool-support/outside-read.ts),
- * which goes on to the rules. MewCode's own session records are refused wherever they are
- * (sdk/private-records.ts), but for the current session's saved tool results, which it may read.
+ * which goes on to the rules. MewCode's own session records and saved tool outputs are refused
+ * wherever they are (sdk/private-records.ts), but for the current session's saved tool results
+ * and its own `.mewcode/tool-output/<id>/` folder, which it may read.
  * Inside: no verdict, the next layer decides. Essential: `disable:` in configuration cannot remove it.
  *
  * Additional directories (`permissions.additional_directories`) come from the PermissionSettings
@@ -70,7 +71,7 @@ export default definePlugin({
 });
 
 /**
- * MewCode's own session records (sdk/private-records.ts), as written and where the path leads, in
+ * MewCode's own session records and saved tool outputs (sdk/private-records.ts), as written and where the path leads, in
  * every mode: the OS sandbox hides them from commands, and no file tool may be the way around it.
  */
 function privateRecordVerdict(request: PermissionRequest, homeDir: string, real: string | undefined): PermissionVerdict | undefined {

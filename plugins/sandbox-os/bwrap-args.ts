@@ -22,7 +22,8 @@
  *   --ro-bind /dev/null F              deny-read files
  *   --ro-bind S S                      unix sockets the user allowed (sandbox.allow_unix_sockets), back
  *                                      where /run, /tmp or a deny-read directory hid them
- *   --ro-bind F F                      files handed to the command (a hook's transcript: handed-files.ts)
+ *   --ro-bind F F                      files handed to the command (a hook's transcript: handed-files.ts),
+ *                                      and the session's own saved outputs folder (own-spill-folder.ts)
  *   --seccomp 3                        seccomp-filter.ts: no keyring, no new unix socket unless allowed
  *
  * Namespaces: PID (with --die-with-parent: nothing started inside outlives the sandbox), IPC,
@@ -48,7 +49,7 @@ export interface BwrapInvocation {
   seccomp?: boolean;
   /** Unix sockets (or directories of them) the user allowed, bound back in read-only (connect() still works). */
   unixSockets?: readonly string[];
-  /** Files handed to the command to read (handed-files.ts), bound back read-only where a deny-read directory hid them. */
+  /** Files (and the session's own spill folder) handed to the command to read (handed-files.ts, own-spill-folder.ts), bound back read-only where a deny-read directory hid them. */
   handedFiles?: readonly string[];
 }
 

@@ -17,6 +17,7 @@ import type { FolderEntry, ListEntries } from './rebuilt-folders.js';
 import { credentialDirs, credentialPaths, credentialPathsFromEnv, hiddenToolEntries, movedXdgHomes } from './credential-paths.js';
 import { ancestorDotenvPaths } from './ancestor-dotenv.js';
 import { MAX_HIDDEN_PROJECTS, sessionRecordPaths } from './session-transcripts.js';
+import { ownSpillFolders } from './own-spill-folder.js';
 import { MAX_SCAN_DIRS, MAX_SCAN_ENTRIES, MAX_SECRET_NAMED, SecretNameScans } from './secret-names.js';
 import { listedPaths } from './listed-paths.js';
 import { globReadRules, isGlob } from './deny-read-globs.js';
@@ -224,8 +225,9 @@ export class SandboxCommands {
         this.warnedSockets.add(target);
         this.options.warn(`sandbox-os: sandbox.allow_unix_sockets: ${target} is not bound into the sandbox: ${why}`);
       });
-      // A hook's transcript among the hidden session records: bound back read-only.
-      const handed = await handedFiles(command.readable, writableRoots);
+      // A hook's transcript among the hidden session records, and this session's own saved
+      // outputs under the hidden tool-output folder: bound back read-only.
+      const handed = [...(await handedFiles(command.readable, writableRoots)), ...(await ownSpillFolders(command.sessionId, writableRoots, plan.hiddenDirs))];
       const bwrap = bwrapArgs({
         plan,
         privateTmp: dirs.tmp,

@@ -4,10 +4,14 @@
  * verbatim, in `<project>/.mewcode/sessions/`, beside the audit log and the saved tool outputs. A
  * command in one project could read another project's with `find ~ -name conversation.jsonl`.
  *
+ * The saved full outputs of cut tool results (`.mewcode/tool-output/`, a folder per session, kept
+ * a week) hold what earlier commands printed: a credential an approved command showed.
+ *
  * The projects are the ones the user's own `~/.mewcode/sessions.jsonl` lists (hidden itself):
  * another project's whole `.mewcode` folder is hidden; in a writable root (this project), its
- * earlier sessions (`.mewcode/sessions`: what a command never needs; this session's saved tool
- * outputs stay readable, as the tool results point commands at them). At most MAX_HIDDEN_PROJECTS
+ * earlier sessions (`.mewcode/sessions`: what a command never needs) and its saved outputs
+ * (`.mewcode/tool-output`, whose current session's own folder is bound back read-only:
+ * own-spill-folder.ts, as the tool results may name files in it). At most MAX_HIDDEN_PROJECTS
  * projects, the most recent: each costs the command a mount (bubblewrap reads the mount table
  * again after each, ≈ 0.2 ms); one under /tmp needs none (the sandbox's /tmp is its own).
  */
@@ -50,10 +54,10 @@ async function knownRoots(homeDir: string): Promise<string[]> {
   return roots;
 }
 
-/** What to hide: other projects' `.mewcode`, the writable roots' earlier sessions; and whether the list was cut. */
+/** What to hide: other projects' `.mewcode`, the writable roots' session records and saved outputs; and whether the list was cut. */
 export async function sessionRecordPaths(homeDir: string, writableRoots: readonly string[], max = MAX_HIDDEN_PROJECTS): Promise<{ paths: string[]; truncated: boolean }> {
   const roots = await knownRoots(homeDir);
-  const paths = writableRoots.map((root) => path.join(root, '.mewcode', 'sessions'));
+  const paths = writableRoots.flatMap((root) => [path.join(root, '.mewcode', 'sessions'), path.join(root, '.mewcode', 'tool-output')]);
   const others = roots.filter((root) => !writableRoots.includes(root) && !isPathWithin('/tmp', root));
   for (const root of others.slice(0, max)) paths.push(path.join(root, '.mewcode'));
   return { paths, truncated: others.length > max };

@@ -164,7 +164,7 @@ export class BashTool implements Tool {
       headLines: Math.floor(maxLines / 4),
       headBytes: Math.floor(maxBytes / 4),
       spillMaxBytes: this.spillMaxBytes,
-      openSpill: () => this.limits.openSpillFile(ctx.toolCallId, 'log'),
+      openSpill: () => this.limits.openSpillFile(ctx.toolCallId, 'log', ctx.sessionId),
       setFlowing: (flowing) => flow.set(flowing),
     });
     const tail = new OutputTail(ctx.progress?.bind(ctx));
@@ -261,7 +261,7 @@ async function launchFor(
 ): Promise<{ ok: true; launch: SandboxLaunch } | { ok: false; error: string }> {
   const bare: SandboxLaunch = { file: argv[0], args: argv.slice(1), release: async () => undefined };
   if (!sandbox) return { ok: true, launch: bare };
-  const wrapped = await sandbox.wrap({ argv, cwd, projectRoot: ctx.projectRoot, homeDir: ctx.homeDir });
+  const wrapped = await sandbox.wrap({ argv, cwd, projectRoot: ctx.projectRoot, homeDir: ctx.homeDir, sessionId: ctx.sessionId });
   if (wrapped.kind === 'sandboxed') return { ok: true, launch: wrapped.launch };
   if (wrapped.kind === 'unsandboxed') return { ok: true, launch: bare };
   return { ok: false, error: `Error: ${wrapped.message}` };

@@ -6,6 +6,7 @@
  * both apply the same rules; matching is picomatch (sdk/search-common/path-glob.ts) (`**`, braces, classes, extglobs) on the path
  * relative to the search directory; only the matches are stat'ed (for their mtime).
  */
+import type { SearchStart } from '../../sdk/search-common/search-tool-binding.js';
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -33,8 +34,11 @@ export interface GlobToolOptions {
   respectIgnore?: boolean;
   /** Total time budget of one call in ms (default 30 000). */
   deadlineMs?: number;
-  /** The permission rules' view of which files a search must skip (TOKENS.SearchPolicy). */
-  searchPolicy?: () => SearchPolicy | undefined;
+  /**
+   * The permission rules' view of which files a search must skip (TOKENS.SearchPolicy), with
+   * MewCode's private records; given where the search starts, for the session's own saved outputs.
+   */
+  searchPolicy?: (search?: SearchStart) => SearchPolicy | undefined;
   /** Directories besides the project a call may search (the sandbox allows the same), read at each call. */
   additionalDirectories?: (ctx: ToolContext) => readonly string[];
 }
@@ -161,7 +165,7 @@ export class GlobTool implements Tool {
       walkStartInfo = undefined;
     }
     // Files a read rule denies are never listed, whatever the search root.
-    const hidden = this.options.searchPolicy?.()?.hiddenFiles('glob');
+    const hidden = this.options.searchPolicy?.({ start: walkStart, projectRoot: ctx.projectRoot, sessionId: ctx.sessionId })?.hiddenFiles('glob');
     const respectIgnore = this.options.respectIgnore ?? true;
     const deadline = Date.now() + deadlineMs;
     // Newest first: only the matches are stat'ed, each as soon as it is listed, so the stats run

@@ -11,6 +11,7 @@
  * so the output is identical whichever engine ran. A pattern ripgrep cannot take is searched
  * with re2js for that call.
  */
+import type { SearchStart } from '../../sdk/search-common/search-tool-binding.js';
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
@@ -39,8 +40,11 @@ export interface GrepToolOptions {
   respectIgnore?: boolean;
   /** Total time budget of one call in ms (default 30 000). */
   deadlineMs?: number;
-  /** The permission rules' view of which files a search must skip (TOKENS.SearchPolicy). */
-  searchPolicy?: () => SearchPolicy | undefined;
+  /**
+   * The permission rules' view of which files a search must skip (TOKENS.SearchPolicy), with
+   * MewCode's private records; given where the search starts, for the session's own saved outputs.
+   */
+  searchPolicy?: (search?: SearchStart) => SearchPolicy | undefined;
   /** Directories besides the project a call may search (the sandbox allows the same), read at each call. */
   additionalDirectories?: (ctx: ToolContext) => readonly string[];
 }
@@ -202,7 +206,7 @@ export class GrepTool implements Tool {
       accept = (rel) => selected(rel) && types.test(rel);
     }
     // Files a read rule denies are left out of every search, whatever its root (both engines use accept).
-    const hidden = this.options.searchPolicy?.()?.hiddenFiles('grep');
+    const hidden = this.options.searchPolicy?.({ start: location.absolute, projectRoot: ctx.projectRoot, sessionId: ctx.sessionId })?.hiddenFiles('grep');
     if (hidden) {
       const selected = accept;
       accept = (rel) => selected(rel) && !hidden(joinRoot(location.root, rel));

@@ -3,8 +3,9 @@
  * user's prompts (a pasted token) and every tool result (a `.env` the model read) verbatim, in
  * `<project>/.mewcode/sessions/`; a command in one project could read another project's with
  * `find ~ -name conversation.jsonl`, and a later session's command the earlier sessions of its
- * own project. (Found by a red team.) The projects are the ones `~/.mewcode/sessions.jsonl` lists.
- * Control: this session's saved tool outputs stay readable (tool results point commands at them).
+ * own project, or the saved full outputs of an earlier session's commands (a credential an
+ * approved command printed). (Found by a red team.) The projects are the ones
+ * `~/.mewcode/sessions.jsonl` lists. Control: this session's saved tool outputs stay readable.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,8 +28,12 @@ beforeAll(async () => {
   record(fx.outside, 'OTHER-PROJECT-TOKEN');
   writeFileSync(path.join(fx.outside, '.mewcode', 'audit.jsonl'), '{"input":"OTHER-AUDIT-TOKEN"}\n');
   record(fx.root, 'EARLIER-SESSION-TOKEN');
-  mkdirSync(path.join(fx.root, '.mewcode', 'tool-output'), { recursive: true });
-  writeFileSync(path.join(fx.root, '.mewcode', 'tool-output', 'bash-1.txt'), 'SPILLED-OUTPUT\n');
+  // The fixture's bash calls run as session `sandbox-test`.
+  mkdirSync(path.join(fx.root, '.mewcode', 'tool-output', 'sandbox-test'), { recursive: true });
+  writeFileSync(path.join(fx.root, '.mewcode', 'tool-output', 'sandbox-test', 'bash-1.txt'), 'SPILLED-OUTPUT\n');
+  mkdirSync(path.join(fx.root, '.mewcode', 'tool-output', SESSION), { recursive: true });
+  writeFileSync(path.join(fx.root, '.mewcode', 'tool-output', SESSION, '1-call.log'), 'EARLIER-SPILL-TOKEN\n');
+  writeFileSync(path.join(fx.root, '.mewcode', 'tool-output', '1-legacy.log'), 'LEGACY-SPILL-TOKEN\n');
   writeFileSync(path.join(fx.home, '.mewcode', 'sessions.jsonl'), [fx.outside, fx.root].map((root) => JSON.stringify({ v: 1, root, id: SESSION })).join('\n') + '\n');
 });
 
@@ -36,6 +41,8 @@ test.each([
   ["another project's transcript, found by a search of the disk", (f: SandboxFixture) => `find ${path.dirname(f.outside)} -name conversation.jsonl 2>/dev/null | xargs cat 2>/dev/null; cat ${f.outside}/.mewcode/sessions/*/conversation.jsonl`, 'OTHER-PROJECT-TOKEN'],
   ["another project's audit log", (f: SandboxFixture) => `cat ${f.outside}/.mewcode/audit.jsonl`, 'OTHER-AUDIT-TOKEN'],
   ["an earlier session's transcript in this project", () => 'cat .mewcode/sessions/*/conversation.jsonl', 'EARLIER-SESSION-TOKEN'],
+  ["an earlier session's saved outputs in this project", () => 'cat .mewcode/tool-output/*/*; grep -r TOKEN .mewcode', 'EARLIER-SPILL-TOKEN'],
+  ['the saved outputs of older versions (one folder for every session)', () => 'cat .mewcode/tool-output/*', 'LEGACY-SPILL-TOKEN'],
 ] as const)('%s: hidden from commands', async (name, command, secret) => {
   if (skipWithoutSandbox(tally, name, fx.status)) return;
   const result = await fx.run(command(fx));
@@ -44,7 +51,7 @@ test.each([
   expect({ escaped, content: escaped ? result.content : '' }).toEqual({ escaped: false, content: '' });
 });
 
-test("control: this project's saved tool outputs stay readable", async () => {
+test("control: this session's saved tool outputs stay readable", async () => {
   if (skipWithoutSandbox(tally, 'control', fx.status)) return;
-  expect((await fx.run('cat .mewcode/tool-output/bash-1.txt')).content).toContain('SPILLED-OUTPUT');
+  expect((await fx.run('cat .mewcode/tool-output/sandbox-test/bash-1.txt')).content).toContain('SPILLED-OUTPUT');
 });

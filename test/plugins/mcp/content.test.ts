@@ -74,6 +74,10 @@ test('text over the read limits is cut at the boundary and saved whole for read_
   expect(cut.startsWith(`${atLines}\n\n[Result cut at`)).toBe(true);
   const saved = /saved in (\S+): read it/.exec(cut)![1]!;
   expect(readFileSync(saved, 'utf8')).toBe(overLines);
+  // A session's call: in its own folder, which no other session's tools or commands may read.
+  const own = /saved in (\S+): read it/.exec(await capText(overLines, limits, 'call_e', '20261207-120000-aaaa'))![1]!;
+  expect(path.dirname(own)).toBe(path.join(root, '.mewcode', 'tool-output', '20261207-120000-aaaa'));
+  expect(readFileSync(own, 'utf8')).toBe(overLines);
 
   const atBytes = 'x'.repeat(limits.readMaxBytes);
   expect(await capText(atBytes, limits, 'call_c')).toBe(atBytes);

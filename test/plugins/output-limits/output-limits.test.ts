@@ -1,5 +1,6 @@
 /** T8: one place for every cap, character-safe cuts, and the spill directory's clean-up. */
-import { mkdtemp, readdir, utimes, writeFile, mkdir } from 'node:fs/promises';
+import { closeSync } from 'node:fs';
+import { mkdtemp, readdir, utimes, writeFile, mkdir, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createOutputLimits } from '../../../plugins/output-limits/index.js';
@@ -97,4 +98,57 @@ test('start-up clean-up removes spill files older than 7 days and keeps newer on
   expect(await removeOldSpillFiles({ root, relative: 'tool-output' }, LIMITS.spillMaxAgeMs, now)).toBe(1);
   expect((await readdir(dir)).sort()).toEqual(['a-directory', 'edge', 'fresh']);
   expect(await removeOldSpillFiles({ root, relative: 'tool-output/missing' }, LIMITS.spillMaxAgeMs, now)).toBe(0);
+});
+
+test("a session's spill files go in its own folder; without a session id, in the folder itself; an id that is not a plain name is refused", async () => {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'mc-spill-'));
+  const spillDir = path.join(root, '.mewcode', 'tool-output');
+  const limits = createOutputLimits(spillDir);
+  const opened = await limits.openSpillFile('toolu_1', 'log', '20261207-120000-aaaa');
+  closeSync(opened.fd);
+  expect(path.dirname(opened.path)).toBe(path.join(spillDir, '20261207-120000-aaaa'));
+  expect(path.dirname(await limits.spillPath('toolu_2', 'log', 'sub-agent_1'))).toBe(path.join(spillDir, 'sub-agent_1'));
+  const legacy = await limits.openSpillFile('toolu_3', 'log');
+  closeSync(legacy.fd);
+  expect(path.dirname(legacy.path)).toBe(spillDir);
+  for (const bad of ['..', '.', '', 'a/b', '../x', 'a\0b', '.hidden', 'x'.repeat(200)]) {
+    await expect(limits.openSpillFile('toolu_4', 'log', bad)).rejects.toThrow(/session id/);
+    await expect(limits.spillPath('toolu_4', 'log', bad)).rejects.toThrow(/session id/);
+  }
+  expect((await readdir(spillDir)).sort()).toEqual(['20261207-120000-aaaa', path.basename(legacy.path), 'sub-agent_1'].sort());
+});
+
+test("start-up clean-up: old files in the sessions' folders and flat ones, then the folders left empty and old; links never followed", async () => {
+  const base = await mkdtemp(path.join(os.tmpdir(), 'mc-spill-'));
+  const dir = path.join(base, 'tool-output');
+  const outside = path.join(base, 'outside');
+  await mkdir(outside);
+  const now = Date.now();
+  const day = 24 * 60 * 60 * 1000;
+  const old = (now - 8 * day) / 1000;
+  const put = async (rel: string, age: 'old' | 'fresh'): Promise<void> => {
+    await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+    await writeFile(path.join(dir, rel), rel);
+    if (age === 'old') await utimes(path.join(dir, rel), old, old);
+  };
+  await put('1-flat-old.log', 'old');
+  await put('2-flat-fresh.log', 'fresh');
+  await put('s-old/1-a.log', 'old');
+  await put('s-mixed/1-a.log', 'old');
+  await put('s-mixed/2-b.log', 'fresh');
+  await mkdir(path.join(dir, 's-new-empty'));
+  await writeFile(path.join(outside, 'victim.log'), 'keep');
+  await utimes(path.join(outside, 'victim.log'), old, old);
+  await mkdir(path.join(outside, 'deep'));
+  await writeFile(path.join(outside, 'deep', 'victim.log'), 'keep');
+  await utimes(path.join(outside, 'deep', 'victim.log'), old, old);
+  await symlink(outside, path.join(dir, 's-link'));
+  await symlink(path.join(outside, 'victim.log'), path.join(dir, 's-mixed', 'link.log'));
+  // The folders' own times after their files were written: s-old's last change is old.
+  await utimes(path.join(dir, 's-old'), old, old);
+  expect(await removeOldSpillFiles({ root: base, relative: 'tool-output' }, LIMITS.spillMaxAgeMs, now)).toBe(3);
+  expect((await readdir(dir)).sort()).toEqual(['2-flat-fresh.log', 's-link', 's-mixed', 's-new-empty']);
+  expect((await readdir(path.join(dir, 's-mixed'))).sort()).toEqual(['2-b.log', 'link.log']);
+  expect((await readdir(outside)).sort()).toEqual(['deep', 'victim.log']);
+  expect(await readdir(path.join(outside, 'deep'))).toEqual(['victim.log']);
 });

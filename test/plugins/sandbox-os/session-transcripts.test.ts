@@ -18,15 +18,15 @@ const listed = (...roots: string[]): void => writeFileSync(path.join(home, '.mew
 
 test("other projects' .mewcode, the most recent first and once each; this project's earlier sessions; none under /tmp", async () => {
   listed('/srv/a', '/srv/b', '/srv/a', '/work/p', '/tmp/scratch', 'relative');
-  expect(await sessionRecordPaths(home, ['/work/p'])).toEqual({ paths: ['/work/p/.mewcode/sessions', '/srv/a/.mewcode', '/srv/b/.mewcode'], truncated: false });
+  expect(await sessionRecordPaths(home, ['/work/p'])).toEqual({ paths: ['/work/p/.mewcode/sessions', '/work/p/.mewcode/tool-output', '/srv/a/.mewcode', '/srv/b/.mewcode'], truncated: false });
 });
 
 test('at most the bound of other projects, and it says so', async () => {
   listed('/srv/a', '/srv/b', '/srv/c');
-  expect(await sessionRecordPaths(home, ['/work/p'], 3)).toEqual({ paths: ['/work/p/.mewcode/sessions', '/srv/c/.mewcode', '/srv/b/.mewcode', '/srv/a/.mewcode'], truncated: false });
-  expect(await sessionRecordPaths(home, ['/work/p'], 2)).toEqual({ paths: ['/work/p/.mewcode/sessions', '/srv/c/.mewcode', '/srv/b/.mewcode'], truncated: true });
+  expect(await sessionRecordPaths(home, ['/work/p'], 3)).toEqual({ paths: ['/work/p/.mewcode/sessions', '/work/p/.mewcode/tool-output', '/srv/c/.mewcode', '/srv/b/.mewcode', '/srv/a/.mewcode'], truncated: false });
+  expect(await sessionRecordPaths(home, ['/work/p'], 2)).toEqual({ paths: ['/work/p/.mewcode/sessions', '/work/p/.mewcode/tool-output', '/srv/c/.mewcode', '/srv/b/.mewcode'], truncated: true });
 });
 
 test('no list: only this project', async () => {
-  expect(await sessionRecordPaths(home, ['/work/p'])).toEqual({ paths: ['/work/p/.mewcode/sessions'], truncated: false });
+  expect(await sessionRecordPaths(home, ['/work/p'])).toEqual({ paths: ['/work/p/.mewcode/sessions', '/work/p/.mewcode/tool-output'], truncated: false });
 });

@@ -243,7 +243,8 @@ describe('output caps (T5, T8)', () => {
     expect(Buffer.byteLength(head) + Buffer.byteLength(tail)).toBeLessThanOrEqual(8000);
     expect(head).toBe('x'.repeat(2000));
     const spill = spillPathOf(over.result);
-    expect(path.dirname(spill)).toBe(over.p.spillDir);
+    // In the session's own folder, which no other session's tools or commands may read.
+    expect(path.dirname(spill)).toBe(path.join(over.p.spillDir, 'session-test'));
     expect(await readFile(spill, 'utf8')).toBe('x'.repeat(8001));
     expect(over.result.content).toContain('read it with read_file (offset/limit) or search it with grep');
   });
