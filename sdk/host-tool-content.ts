@@ -151,6 +151,15 @@ export function judgeYarnrcYml(text: string): string | undefined {
   const found = /yarnpath|plugins|injectenvironmentfiles/i.exec(text);
   if (found) return `a \`${found[0]}\` setting`;
   if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
+  // Where packages come from and how they travel: a registry or proxy of the project's choosing
+  // gets the user's token and may serve its own packages (to `yarn dlx` too); a CA or disabled
+  // TLS checks let a proxy read the traffic. The public registry, spelled out, passes.
+  for (const [, key, value] of text.matchAll(/["']?\b(npmRegistryServer|npmPublishRegistry|https?Proxy|enableStrictSsl|(?:https)?CaFilePath|unsafeHttpWhitelist)\b["']?\s*:\s*(.*)$/gim)) {
+    const bare = unquote(value!.trim());
+    if (/registry/i.test(key!) && DEFAULT_REGISTRY.test(bare)) continue;
+    if (/^enableStrictSsl$/i.test(key!) && /^true$/i.test(bare)) continue;
+    return `a \`${key}\` setting (yarn would fetch packages, and send your token, as it says)`;
+  }
   return undefined;
 }
 
@@ -168,6 +177,10 @@ const NPM_PROGRAM_KEYS = new Set(['git', 'shell', 'editor', 'browser', 'viewer',
 /** The public registries npm, pnpm and Yarn use by default. */
 const DEFAULT_REGISTRY = /^https:\/\/registry\.(?:npmjs\.org|yarnpkg\.com)\/?$/;
 const NPM_PROGRAM_SUFFIX = /[-.](?:shell|path|script|options|module|cmd|command|pnpmfile)$/;
+/** npm's settings for how requests travel: proxies, TLS checks, certificate authorities. */
+const NPM_TRANSPORT_KEYS = new Set(['proxy', 'https-proxy', 'http-proxy', 'strict-ssl', 'ca', 'cafile']);
+/** The value of a `key=value` (or Yarn 1's `key value`) line, unquoted. */
+const valueOf = (line: string): string => unquote(line.replace(/^\s*\S*?["']?\s*(?:=|:|\s)\s*/, '').trim());
 const NPM_PLACE_KEYS = /^(?:--)?(?:.*[-.])?(?:dir|folder)$|^(?:prefix|cache|tmp)$/;
 
 /**
@@ -214,6 +227,9 @@ export function judgeNpmrc(text: string): string | undefined {
       // pnpm's `node-mirror:<channel>`: where the Node `use-node-version` names is downloaded from.
       if (name.startsWith('node-mirror')) return `a Node download mirror (${raw})`;
       if (key === 'registry' && !DEFAULT_REGISTRY.test(unquote(line.replace(/^\S*?registry["']?\s*[=:\s]\s*/i, '').trim()))) return `a registry other than the public one (${raw})`;
+      // How downloads travel: a proxy of the project's choosing sees every request (with TLS
+      // checks off or its own CA, the user's token and the packages too).
+      if (NPM_TRANSPORT_KEYS.has(name) && !(name === 'strict-ssl' && /^\s*true\s*$/i.test(valueOf(line)))) return `a \`${key}\` setting (npm would fetch packages, and send your token, as it says)`;
     }
   }
   return undefined;
@@ -226,9 +242,17 @@ export function judgeNpmrc(text: string): string | undefined {
  * (`modulesDir`, `virtualStoreDir`, `globalBinDir`…: outside the project too).
  */
 export function judgePnpmWorkspace(text: string): string | undefined {
-  const found = /scriptshell|nodeoptions|pnpmfile|npmpath|configdependencies|(?<![\w-])shell(?![\w-])|(?:^|[\s{,])["']?[a-z]*dir["']?\s*:/im.exec(text.replace(/(?<=\w)[-_](?=\w)/g, ''));
+  const joined = text.replace(/(?<=\w)[-_](?=\w)/g, '');
+  const found = /scriptshell|nodeoptions|pnpmfile|npmpath|configdependencies|(?<![\w-])shell(?![\w-])|(?:^|[\s{,])["']?[a-z]*dir["']?\s*:/im.exec(joined);
   if (found) return `a \`${found[0].replace(/^[\s{,"']+|["'\s:]+$/g, '')}\` setting`;
   if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
+  // The same transport settings as `.npmrc` (a registry of the project's choosing, proxies, TLS checks, CAs).
+  for (const [, key, value] of joined.matchAll(/(?:^|[\s{,])["']?(registry|httpsproxy|httpproxy|proxy|strictssl|cafile|ca)["']?\s*:\s*([^,}\n]*)/gim)) {
+    const bare = unquote(value!.trim());
+    if (/^registry$/i.test(key!) && DEFAULT_REGISTRY.test(bare)) continue;
+    if (/^strictssl$/i.test(key!) && /^true$/i.test(bare)) continue;
+    return `a \`${key}\` setting (pnpm would fetch packages, and send your token, as it says)`;
+  }
   return undefined;
 }
 

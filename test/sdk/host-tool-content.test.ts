@@ -94,8 +94,10 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
   [
     '.yarnrc.yml',
     judgeYarnrcYml,
-    ['yarnPath: .yarn/releases/yarn-4.5.0.cjs\n', '{"yarnPath": "x.cjs"}\n', 'plugins:\n  - path: .yarn/plugins/x.cjs\n', '"yarn\\x50ath": x.cjs\n', 'injectEnvironmentFiles: [".env"]\n'],
-    ['nodeLinker: node-modules\nenableGlobalCache: false\nnpmRegistryServer: "https://registry.npmjs.org"\n'],
+    ['yarnPath: .yarn/releases/yarn-4.5.0.cjs\n', '{"yarnPath": "x.cjs"}\n', 'plugins:\n  - path: .yarn/plugins/x.cjs\n', '"yarn\\x50ath": x.cjs\n', 'injectEnvironmentFiles: [".env"]\n',
+      // Where packages come from and how they travel (a red team's: a proxy for the user's next install).
+      'npmRegistryServer: "https://evil.example"\n', 'httpsProxy: "http://evil.example:8080"\n', 'httpProxy: http://x:1\n', 'enableStrictSsl: false\n', 'caFilePath: ./ca.pem\n', 'httpsCaFilePath: ./ca.pem\n', 'unsafeHttpWhitelist:\n  - "*"\n', 'npmScopes:\n  org:\n    npmRegistryServer: "https://evil.example"\n', 'npmPublishRegistry: "https://evil.example"\n'],
+    ['nodeLinker: node-modules\nenableGlobalCache: false\nnpmRegistryServer: "https://registry.npmjs.org"\nenableStrictSsl: true\n'],
   ],
   [
     '.npmrc / .yarnrc',
@@ -110,14 +112,16 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
       // npm's ini ends an unquoted key at `#` or `;` (a red team's).
       'git#x=/p/tools/g.sh\n', 'registry;y=http://127.0.0.1:9/\n',
       // Where an install writes (a red team's: packages into the user's Python site-packages).
-      '--modules-folder "/home/u/.local/lib/python3.11/site-packages"\n', 'modules-dir=../home/.local/lib/python3.11/site-packages\n', 'virtual-store-dir=../x\n', 'prefix=/x\n', '--*.modules-folder /x\n'],
-    ['save-exact=true\nengine-strict=true\n@org:registry=https://npm.pkg.github.com\n//npm.pkg.github.com/:_authToken=${TOKEN}\n; comment git=x\n', 'registry "https://registry.yarnpkg.com"\n--install.frozen-lockfile true\n', '//${REGISTRY_HOST}/:_authToken=${TOKEN}\ncafile=${HOME}/ca.pem\nregistry: "https://registry.yarnpkg.com"\n'],
+      '--modules-folder "/home/u/.local/lib/python3.11/site-packages"\n', 'modules-dir=../home/.local/lib/python3.11/site-packages\n', 'virtual-store-dir=../x\n', 'prefix=/x\n', '--*.modules-folder /x\n',
+      // How downloads travel (a red team's: the next install through the project's proxy).
+      'https-proxy=http://evil.example:8080/\n', 'proxy=http://x:1\n', 'HTTPS_PROXY = http://x:1\n', 'strict-ssl=false\n', 'ca="-----BEGIN CERTIFICATE-----"\n', 'cafile=./evil.pem\n', 'cafile=${HOME}/ca.pem\n', '--https-proxy "http://x:1"\n'],
+    ['save-exact=true\nengine-strict=true\n@org:registry=https://npm.pkg.github.com\n//npm.pkg.github.com/:_authToken=${TOKEN}\n; comment git=x\n', 'registry "https://registry.yarnpkg.com"\n--install.frozen-lockfile true\n', '//${REGISTRY_HOST}/:_authToken=${TOKEN}\nstrict-ssl=true\nregistry: "https://registry.yarnpkg.com"\n'],
   ],
   [
     'pnpm-workspace.yaml',
     judgePnpmWorkspace,
-    ['packages:\n  - "packages/*"\nscriptShell: ./sh\n', 'nodeOptions: "--require ./x.js"\n', 'configDependencies:\n  x: "1.0.0+sha512-x"\n', 'pnpmfile: ./x.cjs\n', 'script-shell: ./sh\n', 'node-options: "--require ./x.js"\n', 'script_shell: ./sh\n', 'npm-path: ./npm\n', 'global-pnpmfile: ./x.cjs\n', 'config-dependencies:\n  x: "1"\n', 'shell: ./sh\n', 'modulesDir: ../home/.local/lib/python3.11/site-packages\n', 'virtual-store-dir: ../x\n', '{"modulesDir": "../x"}\n'],
-    ['packages:\n  - "tools/builddir"\n  - "packages/*"\nonlyBuiltDependencies:\n  - esbuild\ncatalog:\n  react: ^18\nshellEmulator: true\n'],
+    ['packages:\n  - "packages/*"\nscriptShell: ./sh\n', 'nodeOptions: "--require ./x.js"\n', 'configDependencies:\n  x: "1.0.0+sha512-x"\n', 'pnpmfile: ./x.cjs\n', 'script-shell: ./sh\n', 'node-options: "--require ./x.js"\n', 'script_shell: ./sh\n', 'npm-path: ./npm\n', 'global-pnpmfile: ./x.cjs\n', 'config-dependencies:\n  x: "1"\n', 'shell: ./sh\n', 'modulesDir: ../home/.local/lib/python3.11/site-packages\n', 'virtual-store-dir: ../x\n', '{"modulesDir": "../x"}\n', 'registry: https://evil.example/\n', 'httpsProxy: http://x:1\n', 'https-proxy: http://x:1\n', 'strictSsl: false\n', 'strict-ssl: false\n', 'cafile: ./ca.pem\n', '{"registry": "http://x"}\n'],
+    ['packages:\n  - "tools/builddir"\n  - "packages/*"\nonlyBuiltDependencies:\n  - esbuild\ncatalog:\n  react: ^18\nshellEmulator: true\nregistry: https://registry.npmjs.org/\nstrictSsl: true\n'],
   ],
   ['global.json', judgeGlobalJson, ['{"sdk":{"paths":[".dotnet","$host$"]}}', '{"sdk":{"p\\u0061ths":[".dotnet"]}}'], ['{"sdk":{"version":"9.0.100","rollForward":"latestFeature"}}']],
   [
