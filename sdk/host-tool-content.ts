@@ -385,6 +385,27 @@ export function judgeCargoConfig(text: string): string | undefined {
   // `rustflags` that load or run code (`-Zcodegen-backend=<.so>`, `-Z llvm-plugins`, `-C link-arg=-fuse-ld=<path>`, an `@argfile`); `--cfg` and the like pass.
   const flag = /codegen-backend|llvm-plugins|link-args?|\bplugin|extern|(?:^|["'\s,[])@/im.exec(text);
   if (flag) return `a flag that loads or runs code (${flag[0].trim()})`;
+  // Where crates come from and how they travel: a replaced source, another registry's index, a
+  // proxy or TLS setting (`[http]`).
+  const source = /replace-with|\bregistries\b|\bproxy\b|cainfo|check-revoke|ssl-version/i.exec(text);
+  if (source) return `a \`${source[0]}\` setting (cargo would fetch crates as it says)`;
+  if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
+  return undefined;
+}
+
+/**
+ * pip's configuration (`pip.conf`, `pip.ini`: a virtual environment's own is read whenever it is
+ * active) and uv's (`uv.toml`): where packages come from and how they travel. An index or link page
+ * of the project's choosing serves its own packages, whose build runs on the next install; a
+ * trusted host, proxy or CA lets another read the traffic; a folder setting makes an install write
+ * elsewhere. Any such key counts, as does an escape.
+ */
+export function judgePythonIndexConfig(text: string): string | undefined {
+  const found = /index(?:[-_]url)?|find[-_]links|trusted[-_]host|allow[-_]insecure[-_]host|proxy|\bcert\b|client[-_]cert|native[-_]tls|keyring|\bconfig[-_]settings\b|python[-_]install[-_]mirror|python[-_]downloads/i.exec(text);
+  if (found) return `a \`${found[0]}\` setting (the next install would fetch packages as it says)`;
+  // Where an install or its cache writes (`cache-dir`, `target`, `prefix`…): outside the project too.
+  const place = /[\w-]*[-_]dir\b|\btarget\b|\bprefix\b|\broot\b|\bsrc\b/i.exec(text);
+  if (place) return `a \`${place[0]}\` setting (an install writes where it says)`;
   if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
   return undefined;
 }

@@ -38,6 +38,7 @@ import {
   judgeMiseToml,
   judgeNpmrc,
   judgePnpmWorkspace,
+  judgePythonIndexConfig,
   judgeRustToolchain,
   judgeYarnrcYml,
 } from './host-tool-content.js';
@@ -269,6 +270,14 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     what: "Cargo's configuration (.cargo/config.toml)",
     runBy: 'cargo would have run the programs it names at your next cargo command there, and an editor at opening the folder (rust-analyzer runs `cargo metadata`)',
     judge: judgeCargoConfig,
+  },
+  {
+    // pip reads a virtual environment's own `pip.conf` (`pip.ini` on Windows) whenever it is active; uv reads `uv.toml` in the project.
+    path: /(?:^|\/)(?:pip\.(?:conf|ini)|uv\.toml)$/,
+    name: /^(?:pip\.(?:conf|ini)|uv\.toml)$/,
+    what: "pip's or uv's settings (pip.conf, uv.toml)",
+    runBy: 'pip or uv would have fetched packages from where it says (and run their build) at your next install there',
+    judge: judgePythonIndexConfig,
   },
   {
     // Mercurial: a repository's hgrc runs [hooks] and loads [extensions] for the user who owns it.

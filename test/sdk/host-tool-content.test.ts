@@ -18,6 +18,7 @@ import {
   judgeMiseToml,
   judgeNpmrc,
   judgePnpmWorkspace,
+  judgePythonIndexConfig,
   judgeRustToolchain,
   judgeYarnrcYml,
 } from '../../sdk/host-tool-content.js';
@@ -190,11 +191,19 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
     ['# nothing yet\n\n', ''],
   ],
   [
+    'pip.conf / uv.toml',
+    judgePythonIndexConfig,
+    ['[global]\nindex-url = https://evil.example/simple\n', '[install]\nextra-index-url = https://x\n', 'find-links = ./wheels\n', '[global]\ntrusted-host = evil.example\n', 'proxy = http://x:1\n', 'cert = ./ca.pem\n', 'index-url = "https://evil.example/simple"\n', '[[index]]\nurl = "https://evil.example/simple"\n', 'allow-insecure-host = ["x"]\n', 'native-tls = true\n', 'keyring-provider = "subprocess"\n', 'python-install-mirror = "https://x"\n', '"ind\\u0065x-url" = "x"\n', 'cache-dir = "/home/u/.config"\n', '[install]\ntarget = /home/u/lib\n', 'prefix = /x\n'],
+    ['[global]\ntimeout = 60\nno-cache = true\n', 'resolution = "lowest-direct"\nupgrade = true\n', ''],
+  ],
+  [
     '.cargo/config.toml',
     judgeCargoConfig,
     ['[build]\nrustc-wrapper = "python3"\n', 'include = ["extra.toml"]\n', 'include = [{ path = "x.toml" }]\n', '[build]\nrustc = "./bin/rustc"\n', 'build.rustdoc = "x"\n', '[target.x86_64-unknown-linux-gnu]\nrunner = "./r.sh"\n', "[target.'cfg(unix)']\nlinker = \"./l\"\n", '[registry]\ncredential-provider = ["./c"]\n', '[env]\nRUSTC_WRAPPER = "./w"\n', '[build]\n"rustc\\u002dwrapper" = "x"\n',
       // A project alias shadows an installed subcommand: `cargo fmt` runs project code (a red team's).
-      '[alias]\nfmt = "run -q --manifest-path tools/f/Cargo.toml --"\n', 'alias.clippy = "run"\n', '[doc]\nbrowser = ["./b.sh"]\n'],
+      '[alias]\nfmt = "run -q --manifest-path tools/f/Cargo.toml --"\n', 'alias.clippy = "run"\n', '[doc]\nbrowser = ["./b.sh"]\n',
+      // Where crates come from and how they travel.
+      '[source.crates-io]\nreplace-with = "mirror"\n[source.mirror]\nregistry = "sparse+https://evil.example/"\n', '[registries.corp]\nindex = "https://evil.example/index"\n', '[http]\nproxy = "http://evil.example:8080"\n', '[http]\ncainfo = "ca.pem"\n', 'http.check-revoke = false\n'],
     ['[net]\ngit-fetch-with-cli = true\n[build]\njobs = 4\ntarget-dir = "target"\n', ''],
   ],
   [
