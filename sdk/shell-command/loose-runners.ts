@@ -80,10 +80,13 @@ export function looseRunner(name: string, words: readonly Word[]): Unwrapped | u
       return sub === 'exec' ? command(words, 2, ENV_EXEC) : undefined;
     case 'npx': case 'bunx': case 'pnpx':
       return command(words, 1, PACKAGE_EXEC);
-    case 'npm':
-      return sub === 'exec' || sub === 'x' ? command(words, 2, PACKAGE_EXEC) : undefined;
-    case 'pnpm': case 'yarn': case 'bun':
-      return sub === 'exec' || sub === 'dlx' || (name === 'bun' && sub === 'x') ? command(words, 2, PACKAGE_EXEC) : undefined;
+    case 'npm': case 'pnpm': case 'yarn': case 'bun': {
+      // Global options may come first (`pnpm --filter a exec cmd`, `npm -w pkg exec cmd`).
+      const at = subcommandAt(words, PACKAGE_EXEC);
+      const verb = at === undefined ? undefined : words[at]!.value;
+      const runs = name === 'npm' ? verb === 'exec' || verb === 'x' : verb === 'exec' || verb === 'dlx' || (name === 'bun' && verb === 'x');
+      return runs ? command(words, at! + 1, PACKAGE_EXEC) : undefined;
+    }
     case 'uv': case 'poetry': case 'pipenv': case 'conda': case 'mamba': case 'micromamba': case 'hatch': case 'pdm': case 'pixi': case 'rye': {
       const at = subcommandAt(words, PROJECT_RUN);
       return at !== undefined && words[at]!.value === 'run' ? command(words, at + 1, PROJECT_RUN) : undefined;
@@ -166,6 +169,11 @@ function command(words: readonly Word[], from: number, spec: LooseSpec): Unwrapp
     }
     if (operands > 0) {
       operands--;
+      // After the image (or directory) every word is the command's: `docker run img ls -la`.
+      if (operands === 0 && !spec.dashDash) {
+        i++;
+        break;
+      }
       continue;
     }
     if (!spec.dashDash) break;

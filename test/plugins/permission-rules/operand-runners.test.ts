@@ -4,6 +4,8 @@
  * program the analysis does not know asks when a later word would start a command a deny or ask
  * rule names (it may run it); programs known to run none of their operands are left alone.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { bash, bootRules, tempDirs, writeSettings, type Dirs } from './helpers.js';
 
 let dirs: Dirs;
@@ -80,4 +82,24 @@ test('an allow rule for rg does not allow the program rg --pre runs', async () =
   const { kernel } = await bootRules(dirs);
   expect(await bash(kernel, 'rg -n x src')).toMatchObject({ decision: 'allow' });
   expect(await bash(kernel, 'rg --pre ./evil x')).not.toMatchObject({ decision: 'allow' });
+});
+
+describe('protected paths', () => {
+  beforeEach(() => {
+    mkdirSync(path.join(dirs.root, '.git', 'hooks'), { recursive: true });
+  });
+
+  test.each(['setarch x86_64 cp hook .git/hooks/pre-commit', 'choom -n 0 -- cp hook .claude/settings.json', 'echo x | prlimit --nofile=64 tee -a .git/config'])(
+    'a runner writing a protected path asks: %j',
+    async (command) => {
+      const { kernel } = await bootRules(dirs);
+      expect(await bash(kernel, command, 'bypassPermissions')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+    },
+  );
+
+  test('an unknown program whose operands spell a write to a protected path asks; a known one does not', async () => {
+    const { kernel } = await bootRules(dirs);
+    expect(await bash(kernel, 'frobnicate cp hook .git/hooks/pre-commit', 'bypassPermissions')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+    expect(await bash(kernel, 'grep cp hook .git/hooks/pre-commit', 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+  });
 });
