@@ -71,7 +71,13 @@ export default definePlugin({
     kernel.hooks.checkPermission.tapPromise({ name: `${NAME}:unverifiable`, stage: PermissionStage.Rules + 50 }, async (request): Promise<PermissionVerdict | undefined> => {
       const command = request.target.kind === 'command' ? request.target.command : undefined;
       if (typeof command !== 'string' || (await commandConfined(kernel.container, request.toolName))) return undefined;
-      const why = await (await loadChecks()).unverifiableCommand(command);
+      const workdir = (request.input as Record<string, unknown> | undefined)?.workdir;
+      const why = await (await loadChecks()).unverifiableCommand(command, {
+        projectRoot: request.projectRoot,
+        homeDir: kernel.homeDir,
+        ...(typeof workdir === 'string' && workdir !== '' ? { startDir: path.resolve(request.projectRoot, workdir) } : {}),
+        additionalDirectories: additionalDirectories(kernel.container),
+      });
       if (why === undefined) return undefined;
       return {
         decision: 'ask',

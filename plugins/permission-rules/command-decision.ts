@@ -45,14 +45,21 @@ export const decideCommand: DecideCommand = async (applicable, command, request,
     computedWordObjection(applicable, parsed.segments, raw) ??
     unknownGlobalOptionObjection(applicable, parsed.segments) ??
     unknownCommandsObjection(applicable, parsed.segments) ??
+    operandCommandObjection(applicable, parsed.segments, writes) ??
     (parsed.parseError !== undefined ? unparsedObjection(applicable, parsed.parseError) : undefined) ??
     (parsed.opaque !== undefined ? opaqueObjection(applicable, parsed.opaque) : undefined);
   if (objection) return objection;
   if (!verifiable) return undefined;
   if (wholeDecision?.decision === 'allow' && wholeDecision.rule.exact) return verdictFor('allow', [wholeDecision]);
   // A wrapper allow rules look through (`timeout 5 npm test`: allow-wrappers.ts) needs no allow
-  // of its own: the command it runs is a segment of its own, and that one must be allowed.
-  const needed = segmentDecisions.filter((decision, i) => decision !== undefined || !looksThrough(parsed.segments[i]!, parsed.segments));
+  // of its own: the command it runs is a segment of its own, and that one must be allowed. The
+  // command of a loosely read runner an allow rule allows (`Bash(npx jest:*)`, `Bash(uv run:*)`)
+  // needs none either: the rule's author allowed what the runner runs.
+  const ranByAllowed = (i: number): boolean => {
+    const runner = parsed.segments[i]!.ranBy;
+    return runner !== undefined && segmentDecisions[runner]?.decision === 'allow';
+  };
+  const needed = segmentDecisions.filter((decision, i) => decision !== undefined || (!looksThrough(parsed.segments[i]!, parsed.segments) && !ranByAllowed(i)));
   return combine(needed, { allowed: true });
 };
 
@@ -159,6 +166,34 @@ function unknownCommandsObjection(applicable: readonly Record<RuleList, Compiled
   const hidden = segments.find((s) => s.unknownCommands !== undefined);
   return hidden && unseenObjection(applicable, (list, rule) =>
     `${quote(hidden.text)} runs commands that cannot be seen (${hidden.unknownCommands}), so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against them; write the commands out`);
+}
+
+/**
+ * A program the analysis does not know (or reads only loosely) may run the command its operands
+ * spell (`prlimit`-like runners, a project's `./run.sh "$@"`): when a deny or ask rule would match
+ * a command starting at one of its later words (ShellSegment.mayRunOperands), it asks. Not a
+ * deny: `frob rm` may well print something about rm, and a person can read it; where nobody can
+ * be asked (headless runs) the ask is refused, so the rule holds there.
+ */
+function operandCommandObjection(applicable: readonly Record<RuleList, CompiledRule[]>[], segments: readonly ShellSegmentLike[], writes: WriteCheck): PermissionVerdict | undefined {
+  for (const segment of segments) {
+    for (const at of segment.mayRunOperands ?? []) {
+      const argv = segment.argv.slice(at);
+      const unit = segmentUnit({ argv, text: argv.join(' '), redirects: [], assignments: [], ...(segment.dirs !== undefined ? { dirs: segment.dirs } : {}) }, writes);
+      for (const list of ['deny', 'ask'] as const) {
+        const rule = applicable.flatMap((lists) => lists[list]).find((r) => unit.matches(r, list));
+        if (!rule) continue;
+        return {
+          decision: 'ask',
+          layer: `${LAYER_NAME}:${rule.origin.scope}`,
+          reason:
+            `${quote(segment.text)} may run ${quote(argv.join(' '))} (its program is not one the analysis knows not to run its operands), which ${list} rule ` +
+            `${rule.describeOrigin()} "${rule.text}" names: it needs approval (refused where nobody can approve)`,
+        };
+      }
+    }
+  }
+  return undefined;
 }
 
 /**

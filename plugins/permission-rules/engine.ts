@@ -64,6 +64,10 @@ export interface ShellSegmentLike {
   unknownCommands?: string;
   /** The same operation as another command (`find x -delete` ≈ `rm x`), for deny and ask rules. */
   equivalent?: string;
+  /** Where in argv a command the (unknown) program may run could start (sdk/shell-command/plain-programs.ts). */
+  mayRunOperands?: readonly number[];
+  /** Index of the loosely read runner's segment that runs it (`npx jest`): allowed with that runner. */
+  ranBy?: number;
 }
 export interface ParsedCommandLike {
   segments: ShellSegmentLike[];

@@ -181,6 +181,10 @@ function commandFindings(parsed: ParsedCommandLike, startDir: string, scope: Pro
       }
     }
   }
+  // A program the analysis does not know may run the command its operands spell
+  // (sdk/shell-command/plain-programs.ts): a protected path that command would write asks too.
+  const tails = parsed.segments.flatMap(({ mayRunOperands, ...segment }) => (mayRunOperands ?? []).map((at) => ({ ...segment, argv: segment.argv.slice(at), redirects: [] })));
+  if (tails.length > 0) findings.push(...commandFindings({ ...parsed, segments: tails }, startDir, scope, sandboxed).filter((f) => f.hit !== undefined));
   return findings;
 }
 

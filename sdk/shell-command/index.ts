@@ -44,6 +44,7 @@ import { simpleSyntaxTree } from './simple-syntax.js';
 import type { SyntaxNode } from './syntax-tree.js';
 import { decodeAnsiC, maySplit, wordValue } from './words.js';
 import { hiddenRunner } from './hidden-runners.js';
+import { knownProgram, operandStarts } from './plain-programs.js';
 import { commandName, isShell, unwrapCommand, type Word } from './wrappers.js';
 import { renamedPrograms } from './written-files.js';
 import { XARGS_INPUT, type ShellSegment } from './shell-shapes.js';
@@ -866,6 +867,11 @@ class Walker {
       if (result.equivalent !== undefined && item.segment) item.segment.equivalent = result.equivalent;
       const runner = hiddenRunner(item.words, item.assignments);
       if (runner) this.hidden(item.segment, runner);
+      if (item.segment && name !== undefined && (result.mayRunOperands || !knownProgram(name, item.words[0]!.value))) {
+        // A program the analysis does not know (or reads loosely) may run a later word: plain-programs.ts.
+        const starts = operandStarts(item.segment.argv.map((a) => (a === XARGS_INPUT ? '' : a)));
+        if (starts.length > 0) item.segment.mayRunOperands = starts;
+      }
       // trap and alias bodies run later, wherever the shell is then.
       for (const script of result.scripts) this.queue(script, name === 'trap' || name === 'alias' ? null : this.dirs);
       const xargsFed = item.segment?.argv.includes(XARGS_INPUT) ?? false;
@@ -884,6 +890,8 @@ class Walker {
         const merged = [...item.assignments, ...inner.assignments];
         const text = this.source.slice(first.start, last.end).trim();
         const innerSegment = this.emit({ argv: inner.words.map((w) => w.value), text, redirects: [...redirects], assignments: merged, textWithoutRedirects: text });
+        const runner = result.mayRunOperands && item.segment ? this.out.segments.indexOf(item.segment) : -1;
+        if (innerSegment && runner !== -1) innerSegment.ranBy = runner;
         this.recordCall(inner.words, ctx);
         this.noteEvaluatingCommand(inner.words, innerSegment);
         queue.push({ words: inner.words, assignments: merged, segment: innerSegment });

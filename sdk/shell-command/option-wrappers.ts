@@ -31,7 +31,9 @@ interface Reading {
 
 function readWrapper(words: readonly Word[], spec: WrapperSpec): Reading {
   const reading: Reading = { options: [], problems: [], assignments: [], start: words.length, help: false };
-  for (let from = 1; ; ) {
+  // `setarch ARCH [options] PROGRAM`: util-linux reads the architecture first (none if it starts with `-`).
+  const first = spec.archOperand && words[1] !== undefined && !words[1].value.startsWith('-') ? 2 : 1;
+  for (let from = first; ; ) {
     const read = readOptions(words, from, spec.options);
     reading.options.push(...read.options);
     reading.problems.push(...read.problems.map((p) => p.text));

@@ -38,6 +38,8 @@ export interface Unwrapped {
   opaque?: string;
   /** The same operation as another command, for deny and ask rules (ShellSegment.equivalent). */
   equivalent?: string;
+  /** Its command was found by a loose reading (loose-runners.ts): later words may start another (ShellSegment.mayRunOperands). */
+  mayRunOperands?: boolean;
 }
 
 export interface ShellSegment {
@@ -80,4 +82,17 @@ export interface ShellSegment {
    * is also `rm x`, so `Bash(rm:*)` covers it).
    */
   equivalent?: string;
+  /**
+   * Indexes into argv where a command the program may run could start: set for a program the
+   * analysis does not know (neither a wrapper it reads nor a known plain program:
+   * plain-programs.ts) or reads only loosely, at each later word that could name a program. Deny
+   * and ask rules and the blacklist judge `argv.slice(i)` as a possible command (an ask).
+   */
+  mayRunOperands?: number[];
+  /**
+   * Index (in the parsed segments) of the loosely read runner that runs this command (`npx jest`,
+   * `uv run pytest`, `docker run img cmd`: loose-runners.ts): an allow rule that allows that
+   * runner's segment (`Bash(npx jest:*)`) allows this one too, as before the runner was read.
+   */
+  ranBy?: number;
 }

@@ -123,3 +123,38 @@ export function multiCallInvocation(name: string, words: readonly Word[]): Unwra
   }
   return { commands: [{ words: words.slice(1), assignments: [] }], scripts: [], readsStdin: false };
 }
+
+/** `sg [-] GROUP [[-c] COMMAND]`: COMMAND is one word, run with `/bin/sh -c`; none starts a shell reading stdin. */
+export function sgInvocation(words: readonly Word[]): Unwrapped {
+  let i = 1;
+  if (words[i]?.value === '-') i++;
+  const group = words[i];
+  if (!group || group.value.startsWith('-')) return NONE; // usage message
+  i++;
+  if (words[i]?.value === '-c') i++;
+  const own = words.slice(1, i).find((w) => w.split);
+  const unknown = own ? `sg's word ${own.value} is an unquoted expansion or glob, which may move its command` : undefined;
+  const command = words[i];
+  if (!command) return withUnknown({ ...NONE, readsStdin: true }, unknown);
+  return withUnknown(command.literal ? { ...NONE, scripts: [command.value] } : { ...NONE, unknown: 'sg running a computed command string' }, unknown);
+}
+
+/**
+ * `capsh [ARG…]`: capsh acts on its words in order (each `--name` or `--name=value`, compared
+ * whole); `--` or `-+` hands the rest to the shell (`/bin/bash`, or `--shell=PATH`), `==` or `=+`
+ * to capsh itself. Without one of them it runs nothing.
+ */
+export function capshInvocation(words: readonly Word[]): Unwrapped {
+  let shell: Word | undefined;
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word.split) return { ...NONE, unknown: `capsh's word ${word.value} is an unquoted expansion or glob, which may move its command` };
+    if (word.value.startsWith('--shell=')) shell = { ...word, value: word.value.slice('--shell='.length) };
+    const toShell = word.value === '--' || word.value === '-+';
+    if (!toShell && word.value !== '==' && word.value !== '=+') continue;
+    const program: Word = toShell ? (shell ?? { ...word, value: 'bash', literal: true }) : { ...word, value: 'capsh', literal: true };
+    if (!program.literal) return { ...NONE, unknown: 'capsh --shell with a computed path' };
+    return { commands: [{ words: [program, ...words.slice(i + 1)], assignments: [] }], scripts: [], readsStdin: false };
+  }
+  return NONE;
+}

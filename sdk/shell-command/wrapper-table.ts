@@ -26,7 +26,16 @@ export interface WrapperSpec {
   runsValue?: readonly string[];
   /** Output options whose value `|CMD` or `!CMD` pipes the output to a shell command (strace -o). */
   outputCommand?: readonly string[];
+  /** setarch: a first word not starting with `-` is the architecture, read before the options. */
+  archOperand?: boolean;
 }
+
+/** setarch's options; its links (linux32, linux64, i386, x86_64, uname26) take no architecture word. */
+const SETARCH: WrapperSpec = {
+  options: { short: '+hVv3BFILRSTXZ', long: 'help version verbose 3gb 4gb 32bit fdpic-funcptrs short-inode addr-compat-layout addr-no-randomize whole-seconds sticky-timeouts read-implies-exec mmap-page-zero uname-2.6 list' },
+  noCommand: ['list'],
+  bare: true, // with no program it starts /bin/sh, which reads stdin
+};
 
 const GNU_HELP = 'help version';
 
@@ -143,6 +152,30 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
     },
     outputCommand: ['o', 'output'],
   },
+  // util-linux 2.38: every resource option takes an OPTIONAL value (`--nofile=64`, `-n64`), so
+  // `prlimit --nofile 64 cmd` runs `64`.
+  prlimit: {
+    options: {
+      short: '+c::d::e::f::hi::l::m::n::o:p:q::r::s::t::u::v::x::y::V',
+      long: `core:: data:: nice:: fsize:: sigpending:: memlock:: rss:: nofile:: msgqueue:: rtprio:: stack:: cpu:: nproc:: as:: locks:: rttime:: pid: output: noheadings raw verbose ${GNU_HELP}`,
+    },
+    noCommand: ['p', 'pid'],
+  },
+  setarch: { ...SETARCH, archOperand: true },
+  linux32: SETARCH,
+  linux64: SETARCH,
+  i386: SETARCH,
+  x86_64: SETARCH,
+  uname26: SETARCH,
+  choom: { options: { short: '+n:p:hV', long: `adjust: pid: ${GNU_HELP}` }, noCommand: ['p', 'pid'] },
+  uclampset: { options: { short: '+m:M:ap:sRvhV', long: `all-tasks pid: system reset-on-fork verbose ${GNU_HELP}` }, noCommand: ['p', 'pid', 's', 'system'] },
+  // e2fsprogs: `logsave [-asv] LOGFILE PROGRAM [ARGS]`.
+  logsave: { options: { short: '+asv' }, operands: 1 },
+  // Container init processes and privilege droppers.
+  tini: { options: { short: '+hsp:vwgle:', long: 'version' } },
+  'dumb-init': { options: { short: '+hcr:vV', long: 'help single-child rewrite: verbose version setsid' } },
+  gosu: { options: { kind: 'exact', long: '--help -h --version -v' }, operands: 1, noCommand: ['--help', '-h', '--version', '-v'] },
+  'su-exec': { options: { kind: 'exact' }, operands: 1 },
   ltrace: {
     options: {
       short: '+a:A:bcCD:e:fF:hiLl:n:o:p:rs:Su:tTVw:x:',

@@ -3,7 +3,9 @@
  * `nice`, `timeout`, `xargs`, `chronic`, `firejail`, …: wrapper-table.ts, read by
  * option-wrappers.ts), search tools running a command for what they find (`find -exec`, `fd -x`:
  * found-runners.ts), and commands whose operand is shell source (`sh -c`, `eval`, `su -c`,
- * `watch`, `flock -c`, `script -c`: string-wrappers.ts; `parallel`). The parser keeps the
+ * `watch`, `flock -c`, `script -c`, `sg`, `capsh --`: string-wrappers.ts; `parallel`), and
+ * runners read loosely (`npm exec`, `uv run`, `docker run`, `perf stat`, `rg --pre`:
+ * loose-runners.ts). A program none of these knows may run its operands: plain-programs.ts. The parser keeps the
  * wrapper's own segment and adds the wrapped command as a segment of its own, so every layer sees
  * the real command; each wrapper's words are read as the program reads them (getopt.ts).
  *
@@ -19,7 +21,8 @@ import { fdExec, findExec } from './found-runners.js';
 import { optionWrapper } from './option-wrappers.js';
 import { parallelInvocation } from './parallel.js';
 import type { Unwrapped, Word } from './shell-shapes.js';
-import { flockInvocation, multiCallInvocation, scriptInvocation, suInvocation, watchInvocation } from './string-wrappers.js';
+import { looseRunner } from './loose-runners.js';
+import { capshInvocation, flockInvocation, multiCallInvocation, scriptInvocation, sgInvocation, suInvocation, watchInvocation } from './string-wrappers.js';
 import { toolRunner } from './tool-runners.js';
 import { WRAPPERS } from './wrapper-table.js';
 
@@ -69,6 +72,8 @@ export function unwrapCommand(words: Word[]): Unwrapped {
   if (name === 'flock') return flockInvocation(words);
   if (name === 'watch') return watchInvocation(words);
   if (name === 'busybox' || name === 'toybox') return multiCallInvocation(name, words);
+  if (name === 'sg') return sgInvocation(words);
+  if (name === 'capsh') return capshInvocation(words);
   if (name === 'alias') {
     // alias x='rm -rf /' runs its value wherever x is used.
     const scripts = words.slice(1).map((w) => w.value).filter((v) => /^[^=\s]+=/.test(v)).map((v) => v.slice(v.indexOf('=') + 1));
@@ -82,7 +87,7 @@ export function unwrapCommand(words: Word[]): Unwrapped {
     if (operands.length < 2 || action === undefined || action === '-' || action.trim() === '' || /^-[lp]+$/.test(action)) return NONE;
     return { ...NONE, scripts: [action] };
   }
-  const tool = toolRunner(name, words);
+  const tool = toolRunner(name, words) ?? looseRunner(name, words);
   if (tool) return tool;
   const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined; // never Object.prototype's names
   if (!spec) return NONE;
