@@ -12,6 +12,9 @@
  * - `coproc NAME { …; }` (and `coproc { …; }`, `coproc NAME ( … )`, `coproc NAME while …`): the
  *   grammar has no coproc compound command and loses its body. `coproc [NAME]` becomes a `coproc`
  *   of its own, so the body is analysed as a group's would be.
+ * - A line that starts with a backslash (`true<newline>\rm x`) is glued by the grammar onto the
+ *   command before as one more word (`\n\rm`), while bash ends that command at the newline and
+ *   runs `rm x`. A blank after the newline makes the grammar see the line start too.
  *
  * The rewrite is run again on its result (joining words may reveal more: `a\<newline>#b\<newline>c`)
  * until nothing changes; index.ts bounds the rounds.
@@ -34,7 +37,7 @@ const NON_SPLITTING_BLANKS = /[\r\v\f]/;
 /** The source rewritten as bash reads it, or undefined when tree-sitter-bash already reads it so. */
 export function asBashReadsIt(source: string, root: SyntaxNode): string | undefined {
   if (root.missing) return undefined; // a stand-in for a tree the parser has not given yet
-  if (!source.includes('\\\n') && !NON_SPLITTING_BLANKS.test(source) && !source.includes('coproc')) return undefined;
+  if (!source.includes('\\\n') && !source.includes('\n\\') && !NON_SPLITTING_BLANKS.test(source) && !source.includes('coproc')) return undefined;
   const index = indexTree(root, source);
   const edits: { start: number; end: number; text: string }[] = [];
   for (let i = source.indexOf('\\\n'); i !== -1; i = source.indexOf('\\\n', i + 2)) {
@@ -52,6 +55,13 @@ export function asBashReadsIt(source: string, root: SyntaxNode): string | undefi
     }
   }
   edits.push(...coprocEdits(source, index));
+  for (const entry of index.all) {
+    // A word starting with a newline: bash never puts one there (a backslash-newline, the only
+    // escaped one, is removed above), so it is the grammar's glued line start.
+    if (entry.node.type === 'word' && entry.start >= 0 && source[entry.start] === '\n' && source[entry.start - 1] !== '\\') {
+      edits.push({ start: entry.start + 1, end: entry.start + 1, text: ' ' });
+    }
+  }
   if (edits.length === 0) return undefined;
   edits.sort((a, b) => a.start - b.start);
   let out = '';

@@ -6,7 +6,8 @@
  * if/while/until/for/select/case bodies and function bodies — and, recursively, to the source
  * run by `sh|bash|zsh|dash|ksh… -c`, `eval`, `su -c`, `watch`, `env -S`, `alias x='…'`,
  * `trap '…' SIG`, `parallel … ::: …`, and a shell fed by a heredoc, a here-string or
- * `echo …|`/`printf …|` (opaque all the same: see wrappers.ts for shells).
+ * `echo …|`/`printf …|` (opaque all the same: see wrappers.ts for shells); an alias's call site
+ * runs the alias's value in place of its name, parsed as bash substitutes it (opaque: aliases.ts).
  * Wrappers (`sudo`, `doas`, `env`, `nice`, `nohup`, `timeout`, `time`, `command`, `builtin`,
  * `exec`, `stdbuf`, `ionice`, `setsid`, `xargs`, `chronic`, `firejail`, `busybox`, `find -exec`,
  * `fd -x`, …) keep their own segment and add the wrapped command as a segment too, found where the
@@ -35,6 +36,7 @@
  * Callers must treat `parseError` conservatively: the segments are then best-effort.
  */
 import path from 'node:path';
+import { aliasDefinitions, enablesAliases, mentionsAliasTable, substituteAliases } from './aliases.js';
 import { asBashReadsIt } from './bash-reading.js';
 import { embeddedScripts, unescapeBackquoted } from './embedded.js';
 import { evaluatedAssignment, evaluatedByBuiltin, type EvaluatedStrings } from './evaluating-builtins.js';
@@ -126,6 +128,7 @@ async function analyze(command: string, background: boolean): Promise<ShellAnaly
     if (unknown) segment.unknownCommands ??= reason;
     out.opaque.push(reason);
   }
+  out.opaque.push(...unfollowedAliases(command, out.segments));
   const parsed: ParsedCommand = { segments: out.segments, hasFunctionDefinition: out.hasFunctionDefinition, raw: command };
   if (out.errors.length > 0) parsed.parseError = out.errors.join('; ');
   if (out.opaque.length > 0) parsed.opaque = [...new Set(out.opaque)].join('; ');
@@ -139,15 +142,21 @@ async function analyze(command: string, background: boolean): Promise<ShellAnaly
  * The analysis asks for the tree of each script it finds (the command, then the sources of `sh -c`,
  * `eval`… inside it) synchronously, while the parser answers asynchronously (parser-process.ts). So
  * the analysis runs again with each round's new trees, until it asks for none it lacks: at most
- * once per nesting level. It is deterministic, so the last round is the analysis of the command
+ * once per nesting level, and once more when a round found aliases the earlier ones did not know
+ * (every call site, wherever it stands, is then looked up). It is deterministic, so the last round is the analysis of the command
  * with every tree in place; what an earlier round found with a tree missing is dropped.
  */
 async function analyzeWithTrees(command: string, background: boolean): Promise<Output> {
   let parseShell: ParseShell | undefined;
   const trees = new Map<string, SyntaxNode | Error>();
+  // Aliases found by earlier rounds: a call site before the definition (in the text, or in a
+  // script analysed earlier) is expanded too, so the rounds go on until no new alias turns up.
+  const aliases = new Map<string, string[]>();
+  let rounds = 0;
   for (;;) {
     const missing = new Set<string>();
-    const out: Output = { segments: [], errors: [], functions: [], hasFunctionDefinition: false, opaque: [] };
+    const known = aliasCount(aliases);
+    const out: Output = { segments: [], errors: [], functions: [], hasFunctionDefinition: false, opaque: [], aliases };
     const parse = (source: string): SyntaxNode => {
       let tree = trees.get(source);
       if (tree instanceof Error) throw tree;
@@ -164,7 +173,12 @@ async function analyzeWithTrees(command: string, background: boolean): Promise<O
       return { type: 'program', field: null, named: true, missing: true, start: 0, end: source.length, children: [] };
     };
     analyzeSource(parse, { source: command, dirs: START }, 0, out);
-    if (missing.size === 0) return out;
+    if (missing.size === 0 && aliasCount(aliases) === known) return out;
+    if (++rounds > MAX_ROUNDS) {
+      out.errors.push('aliases the analysis could not settle');
+      return out;
+    }
+    if (missing.size === 0) continue;
     parseShell ??= await shellParser();
     const parseWith = parseShell;
     await Promise.all(
@@ -174,6 +188,29 @@ async function analyzeWithTrees(command: string, background: boolean): Promise<O
     );
   }
 }
+
+function aliasCount(aliases: ReadonlyMap<string, readonly string[]>): number {
+  let count = 0;
+  for (const values of aliases.values()) count += values.length;
+  return count;
+}
+
+/**
+ * Aliases the analysis cannot follow (aliases.ts): `BASH_ALIASES` named anywhere, or a file
+ * sourced where a command turns alias expansion on.
+ */
+function unfollowedAliases(command: string, segments: readonly ShellSegment[]): string[] {
+  const reasons: string[] = [];
+  if (mentionsAliasTable(command) || segments.some((s) => mentionsAliasTable(s.text) || s.argv.some(mentionsAliasTable) || s.assignments.some(mentionsAliasTable))) {
+    reasons.push('BASH_ALIASES defines aliases of any name');
+  }
+  const sources = segments.some((s) => s.argv[0] === '.' || commandName({ value: s.argv[0] ?? '', literal: true, start: 0, end: 0 }) === 'source');
+  if (sources && segments.some((s) => enablesAliases(s.argv, s.assignments))) reasons.push('a sourced file may define aliases where alias expansion is on');
+  return reasons;
+}
+
+/** Rounds of analyzeWithTrees before giving up (parse error): one per nesting level, and per round that found new aliases. */
+const MAX_ROUNDS = 4 * MAX_NESTING;
 
 const CACHE_SIZE = 256;
 const cache = new Map<string, ShellAnalysis>();
@@ -221,6 +258,8 @@ interface Output {
   /** Why the command is opaque (see ParsedCommand.opaque); empty when it is not. */
   opaque: string[];
   truncated?: boolean;
+  /** Every alias the command defines, with each value it is given (aliases.ts). */
+  aliases: Map<string, string[]>;
 }
 
 type Redirect = ShellSegment['redirects'][number];
@@ -238,6 +277,8 @@ interface RedirectsFound {
 interface Script {
   source: string;
   dirs: Dirs;
+  /** The source is the value of these aliases: bash does not expand them again inside it. */
+  expanding?: ReadonlySet<string>;
 }
 
 /** Possible working directories (see ShellSegment.dirs); null when unknown. */
@@ -291,7 +332,7 @@ function analyzeSource(parse: (source: string) => SyntaxNode, script: Script, de
     out.errors.push(`the shell parser failed: ${(error as Error).message}`);
     return;
   }
-  const walker = new Walker(source, depth, out, script.dirs);
+  const walker = new Walker(source, depth, out, script.dirs, script.expanding ?? NOT_EXPANDING);
   walker.walk(root, { redirects: [], fn: undefined });
   walker.finish();
   // In an opaque command, a literal string such as 'a[$(cmd)]' may be run as code: parse it too.
@@ -299,6 +340,8 @@ function analyzeSource(parse: (source: string) => SyntaxNode, script: Script, de
   if (out.opaque.length > 0) walker.scripts.push(...walker.codeLikeStrings.map((s) => ({ source: `: ${s}`, dirs: null })));
   for (const nested of walker.scripts) analyzeSource(parse, nested, depth + 1, out);
 }
+
+const NOT_EXPANDING: ReadonlySet<string> = new Set();
 
 const SPAWNING_TOKENS = new Set(['&', '|&']);
 
@@ -341,6 +384,7 @@ class Walker {
     private readonly depth: number,
     private readonly out: Output,
     dirs: Dirs,
+    private readonly expanding: ReadonlySet<string>,
   ) {
     this.dirs = dirs;
     this.cdpath = /CDPATH/.test(source);
@@ -806,6 +850,7 @@ class Walker {
     const segment = this.emit({ argv: words.map((w) => w.value), text: this.text(outer ?? cmd), redirects, assignments, textWithoutRedirects: this.textWithout(outer ?? cmd, redirectNodes) });
     this.recordCall(words, ctx);
     this.noteEvaluatingCommand(words, segment);
+    this.aliasCallSite(words, cmd);
 
     // Nested commands inside the words: $(…), `…`, <(…), ${x:-$(…)}, heredoc bodies.
     const nested: Context = { redirects: [], fn: ctx.fn };
@@ -872,6 +917,7 @@ class Walker {
         const starts = operandStarts(item.segment.argv.map((a) => (a === XARGS_INPUT ? '' : a)));
         if (starts.length > 0) item.segment.mayRunOperands = starts;
       }
+      if (name === 'alias') this.defineAliases(item.words);
       // trap and alias bodies run later, wherever the shell is then.
       for (const script of result.scripts) this.queue(script, name === 'trap' || name === 'alias' ? null : this.dirs);
       const xargsFed = item.segment?.argv.includes(XARGS_INPUT) ?? false;
@@ -908,6 +954,33 @@ class Walker {
       }
     }
     return stage;
+  }
+
+  /** `alias NAME=VALUE …`: the table every call site is looked up in (aliases.ts). */
+  private defineAliases(words: Word[]): void {
+    const found = aliasDefinitions(words);
+    if (found.unknown !== undefined) this.opaque(found.unknown);
+    for (const [name, value] of found.defined) {
+      const values = this.out.aliases.get(name);
+      if (!values) this.out.aliases.set(name, [value]);
+      else if (!values.includes(value)) values.push(value);
+    }
+  }
+
+  /**
+   * A command whose word at command position names an alias runs the alias's value: that source
+   * is analysed where the command runs, and the command is opaque (bash substitutes text, and
+   * whether expansion is on is not followed).
+   */
+  private aliasCallSite(words: Word[], cmd: SyntaxNode): void {
+    if (this.out.aliases.size === 0 || words.length === 0) return;
+    const used = new Set<string>();
+    const end = cmd.end >= 0 ? cmd.end : words[words.length - 1]!.end;
+    const variants = substituteAliases(words, this.source, end, this.out.aliases, this.expanding, used);
+    if (variants.length === 0) return;
+    this.opaque(`the alias ${[...used].join(', ')} runs its value in place of the name`);
+    const expanding = new Set([...this.expanding, ...used]);
+    for (const source of variants) if (source.trim() !== '') this.scripts.push({ source, dirs: this.dirs, expanding });
   }
 
   private recordCall(words: Word[], ctx: Context): void {

@@ -3,7 +3,7 @@
  * bash finds where tree-sitter-bash reads the line otherwise — a backslash-newline inside the word,
  * a builtin or setting that evaluates a string (PS4 with `set -x`, `mapfile -C`, `compgen -C`, a
  * named coproc's body, a quoted `declare` subscript, an exported function in `env`), an
- * interpreter reading its program from /dev/stdin — and a command nested past the parser's cap
+ * interpreter reading its program from /dev/stdin, a line starting with a backslash — and a command nested past the parser's cap
  * is refused without taking the CLI down (the next call still runs).
  */
 import { existsSync } from 'node:fs';
@@ -25,6 +25,7 @@ const HIDDEN_RM = [
   "perl /dev/stdin <<< 'unlink \"v8\"'",
   "awk -f - <<< 'BEGIN{system(\"rm v9\")}' /dev/null",
   "python3 /dev/stdin <<< 'import os; os.remove(\"v10\")'",
+  'true\n\\rm v11',
 ];
 
 test('Bash(rm:*) denies rm hidden from the grammar: every marker file is kept', async () => {

@@ -52,6 +52,9 @@ const SPELLINGS = [
   'r\\\nm x',
   'echo x; r\\\nm x',
   '\\\nrm x',
+  // a line starting with a backslash: the grammar glues it to the line before
+  'true\n\\rm x',
+  'echo a b\n\\rm -rf x',
   // builtins and settings that evaluate strings
   "PS4='$(rm x)'; set -x; true",
   "set -o xtrace; PS4='$(rm x)'; :",

@@ -93,3 +93,27 @@ describe('coproc with a compound command', () => {
     expect(parsed.parseError).toBeUndefined();
   });
 });
+
+describe('a line that starts with a backslash starts a command', () => {
+  // tree-sitter-bash glues `\n\rm` onto the line before as one more argument word; bash ends the
+  // command at the newline and runs `rm`.
+  test.each([
+    ['true\n\\rm v0', ['rm', 'v0']],
+    ['echo a b\n\\rm v1\n\\rm v2', ['rm', 'v2']],
+    ['x=1\n\\rm v3', ['rm', 'v3']],
+    ['echo a\t\n\\rm v4', ['rm', 'v4']],
+    ['{ true\n\\rm v5; }', ['rm', 'v5']],
+    ['echo a\n\\r\\m v6', ['rm', 'v6']],
+    ['echo a\n\\r"m" v7', ['rm', 'v7']],
+    ['shopt -s expand_aliases\n\\alias s=env\ns rm v8', ['rm', 'v8']],
+  ])('%j runs %j', async (command, runs) => {
+    const parsed = await parseShellCommand(command);
+    expect(parsed.segments.map((s) => [...s.argv])).toContainEqual(runs);
+    expect(parsed.parseError).toBeUndefined();
+  });
+
+  test('the escaped newline of an argument is not a line start', async () => {
+    expect(await argvs("echo a \\\n\\rm")).toEqual([['echo', 'a', 'rm']]);
+    expect(await argvs("echo 'a\n\\rm'")).toEqual([['echo', 'a\n\\rm']]);
+  });
+});
