@@ -219,7 +219,7 @@ export class EditorTerminals implements CommandLauncher {
       } else {
         // The command was started: the wait failing says nothing of whether it ran. It is stopped
         // (it may still run) and what it printed is still read.
-        endUnreadable = `the command ran in the editor's terminal, but its end could not be read: the editor answered terminal/wait_for_exit with an error (${describe(first.failed)})`;
+        endUnreadable = `the command ran in the editor's terminal, but its end could not be read: the editor answered terminal/wait_for_exit with an error (${describe(first.failed)}); its terminal was killed`;
         await terminal.kill().catch(() => undefined);
       }
     } finally {
