@@ -75,6 +75,17 @@ export type LaunchOutcome =
       outputTruncated?: boolean;
       /** How a timeout or cancellation stopped it, for the result (`the editor's terminal was killed`). */
       stoppedBy?: string;
+      /**
+       * The command started but how it ended could not be read (the editor's wait failed or its
+       * answer was malformed): a sentence for the result, which is then an error; `code` and
+       * `signal` are null (unknown), never guessed.
+       */
+      endUnreadable?: string;
+      /**
+       * The command's output could not be read (a sentence, e.g. `the editor did not return the
+       * command's output: …`): the result says so instead of reporting no output.
+       */
+      outputUnreadable?: string;
     };
 
 /**

@@ -238,6 +238,8 @@ async function runWithLauncher(launcher: CommandLauncher, request: LaunchRequest
     stoppedReading: false,
     ...(outcome.outputTruncated ? { outputTruncated: true } : {}),
     ...(outcome.stoppedBy ? { stoppedBy: outcome.stoppedBy } : {}),
+    ...(outcome.endUnreadable ? { endUnreadable: outcome.endUnreadable } : {}),
+    ...(outcome.outputUnreadable ? { outputUnreadable: outcome.outputUnreadable } : {}),
   };
 }
 
@@ -369,7 +371,8 @@ function formatResult(
   if (outcome.end === 'spawn-error') {
     return { content: `Error: could not start the command: ${outcome.message}. Check the workdir and that the shell is installed.`, isError: true };
   }
-  const body = renderOutput(output, settings);
+  // Output a launcher could not read is said as such, never shown as `(no output)`.
+  const body = outcome.outputUnreadable ? `(${outcome.outputUnreadable})` : renderOutput(output, settings);
   const exitText = describeExit(outcome.code, outcome.signal);
   const stopped = outcome.stoppedBy ?? `SIGTERM to its process group${outcome.killEscalated ? `, then SIGKILL after ${settings.killGraceMs} ms` : ''}`;
   if (outcome.outputTruncated) {
@@ -405,6 +408,12 @@ function formatResult(
       content: `Error: the command was cancelled after ${outcome.elapsedMs} ms and stopped (${stopped}); exit_code: ${exitText}. Output before the cancellation:\n${body}${tail}`,
       isError: true,
     };
+  }
+  // A launcher that could not read how the command ended or what it printed: an error naming what
+  // is missing, with what could be read (the model must not take a gap for a fact).
+  const unread = [outcome.endUnreadable, outcome.outputUnreadable].filter((said): said is string => said !== undefined);
+  if (unread.length > 0) {
+    return { content: `Error: ${unread.join('; ')}.\nexit_code: ${exitText}${outcome.outputUnreadable ? '' : `\n${body}`}${tail}`, isError: true };
   }
   // The status beside the text: a non-zero one is a failed call to the hooks (PostToolUseFailure).
   const exitCode = exitStatus(outcome.code, outcome.signal);

@@ -55,6 +55,9 @@ export type RunOutcome =
       stoppedBy?: string;
       /** A launcher kept only the end of the output. */
       outputTruncated?: boolean;
+      /** A launcher could not read how the command ended / its output (LaunchOutcome). */
+      endUnreadable?: string;
+      outputUnreadable?: string;
     };
 
 /** Pauses and resumes the pipes on behalf of the output collector (backpressure). */

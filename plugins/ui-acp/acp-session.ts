@@ -24,6 +24,7 @@ import { currentPlan, followPlan } from './plan.js';
 import { promptParts, promptText } from './prompt-text.js';
 import { availableCommands, slashPrompt, unknownCommandText } from './slash-commands.js';
 import { absolutePath, announceToolCall, editDiff, toolResultUpdate } from './tool-calls.js';
+import { approvalContent } from './approval-question.js';
 
 const STOP_REASONS: Readonly<Record<RunEndReason, StopReason | 'error'>> = {
   completed: 'end_turn',
@@ -363,12 +364,14 @@ export class AcpSession {
     const file = request.target.kind === 'path' && request.target.path !== '' ? absolutePath(request.target.path, this.kernel.projectRoot, this.kernel.homeDir) : undefined;
     const before = file && (call.name === 'write_file' || call.name === 'edit_file') ? await this.snapshots.readBefore(file) : undefined;
     const proposed = editDiff(call, this.kernel.projectRoot, before, this.kernel.homeDir);
+    // What the terminal UI's dialog says (the whole command or target, the reason), then the change.
+    const content: ToolCallContent[] = [approvalContent(request, { projectRoot: this.kernel.projectRoot, homeDir: this.kernel.homeDir }), ...(proposed ? [proposed] : [])];
     const turn = this.turn;
     if (isSubAgent(request)) {
       // The sub-agent's, not the turn's own: shown, and remembered with the turn it was asked in.
-      if (!this.subAgentAsked.has(call.id)) this.announce(call, 'pending', proposed ? [proposed] : undefined, false);
+      if (!this.subAgentAsked.has(call.id)) this.announce(call, 'pending', content, false);
       this.subAgentAsked.set(call.id, turn);
-    } else if (!this.announced.has(call.id)) this.announce(call, 'pending', proposed ? [proposed] : undefined);
+    } else if (!this.announced.has(call.id)) this.announce(call, 'pending', content);
     const options = permissionOptions(request);
     if (turn?.signal.aborted) return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: 'the prompt turn was cancelled in the editor' };
     const toolCall = announceToolCall(call, 'pending', { projectRoot: this.kernel.projectRoot, homeDir: this.kernel.homeDir, tool: request.tool });
@@ -377,7 +380,7 @@ export class AcpSession {
     try {
       response = await this.client.request(
         'session/request_permission',
-        { sessionId: this.sessionId, toolCall: { ...toolCall, ...(proposed ? { content: [proposed] } : {}) }, options },
+        { sessionId: this.sessionId, toolCall: { ...toolCall, content }, options },
         turn ? { cancellationSignal: turn.signal, stopWaitingOnCancel: true } : {},
       );
     } catch (error) {

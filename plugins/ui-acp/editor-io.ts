@@ -183,11 +183,15 @@ export class EditorTerminals implements CommandLauncher {
     }
   }
 
-  /** Waits for the exit, the timeout or the cancellation (then kills), and reads the output. */
+  /**
+   * Waits for the exit, the timeout or the cancellation (then kills), and reads the output. Every
+   * answer of the editor is checked field by field: what it could not give (a failed or malformed
+   * `terminal/output`, `terminal/wait_for_exit`) is said in the result, never replaced by a fact
+   * it did not state (no output, an exit status it did not report).
+   */
   private async follow(terminal: TerminalHandle, request: LaunchRequest, elapsed: () => number): Promise<LaunchOutcome> {
-    type Exit = { exitCode?: number | null; signal?: string | null };
-    const exited: Promise<{ exit: Exit } | { failed: unknown }> = terminal.waitForExit().then(
-      (exit) => ({ exit }),
+    const exited: Promise<{ exit: unknown } | { failed: unknown }> = terminal.waitForExit().then(
+      (exit: unknown) => ({ exit }),
       (failed: unknown) => ({ failed }),
     );
     let timer: NodeJS.Timeout | undefined;
@@ -200,38 +204,93 @@ export class EditorTerminals implements CommandLauncher {
       if (request.signal.aborted) onAbort();
     });
     let reason: 'timeout' | 'cancelled' | undefined;
-    let exit: Exit | undefined;
+    let exit: ExitRead | undefined;
+    let endUnreadable: string | undefined;
     try {
       const first = await Promise.race([exited, stopped]);
       if (typeof first === 'string') {
         reason = first;
         await terminal.kill().catch(() => undefined);
         const after = await Promise.race([exited, delay(KILL_WAIT_MS)]);
-        if (after && 'exit' in after) exit = after.exit;
-      } else if ('exit' in first) exit = first.exit;
-      else return { end: 'spawn-error', message: `the editor's terminal failed while the command ran (${describe(first.failed)})`, elapsedMs: elapsed() };
+        if (after && 'exit' in after) exit = readExit(after.exit, 'terminal/wait_for_exit');
+      } else if ('exit' in first) {
+        exit = readExit(first.exit, 'terminal/wait_for_exit');
+        if (exit.malformed) endUnreadable = `the command ran in the editor's terminal, but its end could not be read: ${exit.malformed}`;
+      } else {
+        // The command was started: the wait failing says nothing of whether it ran. It is stopped
+        // (it may still run) and what it printed is still read.
+        endUnreadable = `the command ran in the editor's terminal, but its end could not be read: the editor answered terminal/wait_for_exit with an error (${describe(first.failed)}); its terminal was killed`;
+        await terminal.kill().catch(() => undefined);
+      }
     } finally {
       clearTimeout(timer);
       if (onAbort) request.signal.removeEventListener('abort', onAbort);
     }
     let truncated = false;
+    let outputUnreadable: string | undefined;
     try {
-      const output = await terminal.currentOutput();
+      const output = readOutput(await terminal.currentOutput());
       if (output.output !== '') request.onOutput(Buffer.from(output.output, 'utf8'));
       truncated = output.truncated;
-      exit ??= output.exitStatus ?? undefined;
-    } catch {
-      // the exit status stands; the output is reported as empty
+      // The exit as the output reports it, when the wait gave none that can be read.
+      if (output.exitStatus && (exit === undefined || exit.unknown)) {
+        const fromOutput = readExit(output.exitStatus, 'terminal/output');
+        if (!fromOutput.unknown) {
+          exit = fromOutput;
+          endUnreadable = undefined;
+        }
+      }
+    } catch (cause) {
+      outputUnreadable = `the editor did not return the command's output: ${describe(cause)}`;
     }
     return {
       end: reason ?? 'exited',
-      code: exit?.exitCode ?? null,
+      code: exit?.code ?? null,
       signal: exit?.signal ?? null,
       elapsedMs: elapsed(),
       ...(truncated ? { outputTruncated: true } : {}),
       ...(reason ? { stoppedBy: "the editor's terminal was killed" } : {}),
+      ...(endUnreadable ? { endUnreadable } : {}),
+      ...(outputUnreadable ? { outputUnreadable } : {}),
     };
   }
+}
+
+/** An exit status as read from the editor: only a whole number is a code, only a signal's name a signal. */
+interface ExitRead {
+  code: number | null;
+  signal: string | null;
+  /** Neither a code nor a signal. */
+  unknown: boolean;
+  /** What was wrong with the answer, when a field was there but not of its type. */
+  malformed?: string;
+}
+
+const SIGNAL_NAME = /^[A-Za-z][A-Za-z0-9+_-]{0,31}$/;
+
+export function readExit(value: unknown, method: string): ExitRead {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { code: null, signal: null, unknown: true, malformed: `the editor's ${method} answer is not an exit status` };
+  }
+  const { exitCode, signal } = value as { exitCode?: unknown; signal?: unknown };
+  const code = typeof exitCode === 'number' && Number.isSafeInteger(exitCode) ? exitCode : null;
+  const name = typeof signal === 'string' && SIGNAL_NAME.test(signal) ? signal : null;
+  const wrong = [...(exitCode !== undefined && exitCode !== null && code === null ? ['exitCode'] : []), ...(signal !== undefined && signal !== null && name === null ? ['signal'] : [])];
+  return {
+    code,
+    signal: name,
+    unknown: code === null && name === null,
+    ...(wrong.length > 0 ? { malformed: `the editor's ${method} answer has an invalid ${wrong.join(' and ')}` } : {}),
+  };
+}
+
+/** `terminal/output`'s answer, or a throw naming what is missing. */
+function readOutput(value: unknown): { output: string; truncated: boolean; exitStatus?: unknown } {
+  if (value === null || typeof value !== 'object') throw new Error('its terminal/output answer is not an object');
+  const { output, truncated, exitStatus } = value as { output?: unknown; truncated?: unknown; exitStatus?: unknown };
+  if (typeof output !== 'string') throw new Error('its terminal/output answer has no text in `output`');
+  if (typeof truncated !== 'boolean') throw new Error('its terminal/output answer has no true or false `truncated`');
+  return { output, truncated, ...(exitStatus !== undefined && exitStatus !== null ? { exitStatus } : {}) };
 }
 
 function sessionIdOf(options: Pick<EditorIoOptions, 'sessionId'>): () => string {

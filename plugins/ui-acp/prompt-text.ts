@@ -68,9 +68,46 @@ function attribute(value: string): string {
  * A resource's text with every tag that could close the resource or open another (`</resource>`,
  * `<resource uri=…>`, any case or spacing) made inert (its `<` as `&lt;`): the file's content
  * cannot forge a second resource in the prompt. Other text is kept as written.
+ *
+ * The tag is recognised as a reader sees it: invisible characters (zero-width spaces, joiners,
+ * soft hyphens, bidi marks, variation selectors, any format or default-ignorable code point, a
+ * combining mark) are skipped wherever they stand, between `<` and `/` as inside the name, and the
+ * letters are compared after compatibility folding (a full-width `ｒ` is an `r`). A model may
+ * well read `<\u200b/resource>` as the closing tag; the file must not be able to write it.
  */
 function inert(text: string): string {
-  return text.replace(/<(?=\s*\/?\s*resource\b)/gi, '&lt;');
+  return text.replace(OPENING, (bracket, at: number) => (looksLikeResourceTag(text, at + bracket.length) ? '&lt;' : bracket));
+}
+
+/** `<` and the characters that fold to it (full-width, small form). */
+const OPENING = /[<\uff1c\ufe64]/g;
+/** Skipped when deciding: nothing a reader sees, or only a mark on the character before. */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{M}]/u;
+const TAG_NAME = 'resource';
+
+/** Whether the text from `from` reads `\s* /? \s* resource` and then ends the word, invisible characters skipped. */
+function looksLikeResourceTag(text: string, from: number): boolean {
+  let at = from;
+  const next = (): string | undefined => {
+    while (at < text.length) {
+      const char = String.fromCodePoint(text.codePointAt(at)!);
+      at += char.length;
+      if (!INVISIBLE.test(char)) return char.normalize('NFKC').toLowerCase();
+    }
+    return undefined;
+  };
+  let char = next();
+  while (char !== undefined && /^\s+$/.test(char)) char = next();
+  if (char === '/') {
+    char = next();
+    while (char !== undefined && /^\s+$/.test(char)) char = next();
+  }
+  for (const letter of TAG_NAME) {
+    if (char !== letter) return false;
+    char = next();
+  }
+  // `<resources>` or `<resourceful` is another word, not this tag.
+  return char === undefined || !/^[\p{L}\p{N}_]/u.test(char);
 }
 
 /** A `file://` URI as the path the model's tools take; any other URI as written. */

@@ -10,6 +10,7 @@ import type { ToolCall as AcpToolCall, ToolCallContent, ToolCallLocation, ToolKi
 import type { ToolCall, ToolResult } from '../../types/messages.js';
 import type { Tool } from '../../types/tools.js';
 import { expandHome, isWithin } from '../../sdk/path-containment.js';
+import { lineCount, titleLine } from './visible-text.js';
 
 /** The built-in tools' kinds; other tools are judged by what they declare (see toolKind). */
 const KINDS: Readonly<Record<string, ToolKind>> = {
@@ -50,10 +51,6 @@ export function absolutePath(file: string, projectRoot: string, homeDir: string 
   return path.resolve(projectRoot, expandHome(file, homeDir));
 }
 
-function oneLine(text: string, max = 80): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
 
 /**
  * A path as a title shows it: relative inside the project; outside it absolute, or `~/…` in the
@@ -66,10 +63,17 @@ function shownPath(file: string, projectRoot: string, homeDir: string = os.homed
   return absolute !== homeDir && isWithin(homeDir, absolute) ? `~/${path.relative(homeDir, absolute)}` : absolute;
 }
 
-export function toolTitle(call: Pick<ToolCall, 'name' | 'input'>, projectRoot: string, tool?: Pick<Tool, 'hints'>, homeDir?: string): string {
+/**
+ * One line whose start neither the model nor an MCP server chooses: what the call does and to
+ * what (the file, the command's own first characters), or the tool's real name. A bash call's
+ * `description` and an MCP tool's declared title are the caller's words about the call, not the
+ * call: they are shown in an approval question, labelled (approval-question.ts), never as its title.
+ * Line breaks and invisible characters are shown escaped, a long value cut with `…`.
+ */
+export function toolTitle(call: Pick<ToolCall, 'name' | 'input'>, projectRoot: string, _tool?: Pick<Tool, 'hints'>, homeDir?: string): string {
   const input = parseInput(call);
   const file = str(input.file_path) ?? str(input.path);
-  const shown = file ? shownPath(file, projectRoot, homeDir) : undefined;
+  const shown = file ? titleLine(shownPath(file, projectRoot, homeDir), 100) : undefined;
   switch (call.name) {
     case 'read_file':
       return shown ? `Read ${shown}` : 'Read a file';
@@ -79,16 +83,19 @@ export function toolTitle(call: Pick<ToolCall, 'name' | 'input'>, projectRoot: s
       return shown ? `Edit ${shown}` : 'Edit a file';
     case 'bash': {
       const command = str(input.command);
-      return str(input.description) ?? (command ? `Run \`${oneLine(command)}\`` : 'Run a command');
+      if (!command) return 'Run a command';
+      const lines = lineCount(command);
+      return `Run \`${titleLine(command)}\`${lines > 1 ? ` (${lines} lines)` : ''}`;
     }
     case 'glob':
-      return str(input.pattern) ? `Find ${oneLine(String(input.pattern))}` : 'Find files';
+      return str(input.pattern) ? `Find ${titleLine(String(input.pattern))}` : 'Find files';
     case 'grep':
-      return str(input.pattern) ? `Search for ${oneLine(String(input.pattern))}` : 'Search';
+      return str(input.pattern) ? `Search for ${titleLine(String(input.pattern))}` : 'Search';
     case 'agent':
-      return str(input.description) ? `Agent: ${oneLine(String(input.description))}` : 'Run a sub-agent';
+      return str(input.description) ? `Agent: ${titleLine(String(input.description))}` : 'Run a sub-agent';
     default:
-      return tool?.hints?.title ?? call.name;
+      // An MCP tool's `mcp__server__tool`, a plugin tool's name: what the permission rules name.
+      return titleLine(call.name, 100);
   }
 }
 

@@ -87,7 +87,7 @@ test(
         expect(edit).toMatchObject({ toolCallId: 'toolu_edit', title: 'Edit greet.txt', kind: 'edit', status: 'pending', locations: [{ path: join(s.cwd, 'greet.txt') }] });
         expect(client.permissionRequests).toHaveLength(1);
         const asked = client.permissionRequests[0]!;
-        expect(asked.toolCall).toMatchObject({ toolCallId: 'toolu_edit', kind: 'edit', content: [{ type: 'diff', path: join(s.cwd, 'greet.txt'), oldText: 'hello world\nsecond line\n', newText: 'hello ACP\nsecond line\n' }] });
+        expect(asked.toolCall).toMatchObject({ toolCallId: 'toolu_edit', kind: 'edit', content: [{ type: 'content', content: { type: 'text', text: expect.stringContaining(join(s.cwd, 'greet.txt')) } }, { type: 'diff', path: join(s.cwd, 'greet.txt'), oldText: 'hello world\nsecond line\n', newText: 'hello ACP\nsecond line\n' }] });
         expect(asked.options.map((o) => [o.optionId, o.kind])).toEqual([
           ['allow_always', 'allow_always'],
           ['allow_session', 'allow_always'],

@@ -288,3 +288,80 @@ test('a terminal/create answer without a terminalId is a failed start: no termin
   expect(calls.map(([method]) => method)).toEqual(['terminal/create', 'terminal/create', 'terminal/create', 'terminal/create']);
   expect(shown).toEqual([]);
 });
+
+/** An editor whose terminal answers are the test's (the command itself is never run). */
+function faultyEditor(answers: { wait: () => unknown; output: () => unknown }): { client: acp.AgentContext; calls: string[] } {
+  const calls: string[] = [];
+  const app = acp
+    .client({ name: 'faulty-editor' })
+    .onRequest('terminal/create', () => {
+      calls.push('terminal/create');
+      return { terminalId: 'term-1' };
+    })
+    .onRequest('terminal/wait_for_exit', () => {
+      calls.push('terminal/wait_for_exit');
+      return answers.wait() as never;
+    })
+    .onRequest('terminal/output', () => {
+      calls.push('terminal/output');
+      return answers.output() as never;
+    })
+    .onRequest('terminal/kill', () => {
+      calls.push('terminal/kill');
+      return {};
+    })
+    .onRequest('terminal/release', () => {
+      calls.push('terminal/release');
+      return {};
+    });
+  return { client: connectApp(app), calls };
+}
+
+async function runIn(editor: { client: acp.AgentContext }): Promise<{ content: string; isError?: boolean }> {
+  const { launcher } = await services({ client: editor.client, sessionId: SESSION, capabilities: ALL });
+  return new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher }).execute({ command: 'echo out; exit 3' }, toolContext({ projectRoot: root }));
+}
+
+const fails = (message: string) => (): never => {
+  throw acp.RequestError.internalError(undefined, message);
+};
+
+test.each([
+  ['fails', fails('output went away'), /the editor did not return the command's output: .*output went away/],
+  ['answers a number', () => ({ output: 12345, truncated: false }), /the editor did not return the command's output: .*output/],
+  ['answers no output field', () => ({ truncated: false }), /the editor did not return the command's output/],
+  ['answers a non-boolean truncated', () => ({ output: 'out\n', truncated: 'yes' }), /the editor did not return the command's output/],
+])("terminal/output that %s is never reported as the command printing nothing", async (_what, output, said) => {
+  const editor = faultyEditor({ wait: () => ({ exitCode: 3, signal: null }), output });
+  const result = await runIn(editor);
+  expect(result.content).not.toContain('(no output)');
+  expect(result.content).toMatch(said);
+  expect(result.content).toContain('exit_code: 3');
+  expect(result.isError).toBe(true);
+  expect(editor.calls.at(-1)).toBe('terminal/release');
+});
+
+test.each([
+  ['a string', { exitCode: 'zero', signal: null }],
+  ['a fraction', { exitCode: 0.5, signal: null }],
+  ['a boolean', { exitCode: true }],
+  ['an object signal', { exitCode: null, signal: { name: 'SIGKILL' } }],
+])('an exit status from the editor that is %s is shown as unknown, never as the editor wrote it', async (_what, exit) => {
+  const editor = faultyEditor({ wait: () => exit, output: () => ({ output: 'out\n', truncated: false }) });
+  const result = await runIn(editor);
+  expect(result.content).toMatch(/exit_code: unknown/);
+  expect(result.content).not.toMatch(/zero|0\.5|true|\[object/);
+  expect(result.content).toContain('out');
+});
+
+test('terminal/wait_for_exit that fails: the command ran, its end could not be read (not "could not start"); the output is still read, the terminal released', async () => {
+  const editor = faultyEditor({ wait: fails('wait went away'), output: () => ({ output: 'out\n', truncated: false }) });
+  const result = await runIn(editor);
+  expect(result.isError).toBe(true);
+  expect(result.content).not.toMatch(/could not start/);
+  expect(result.content).toMatch(/the command ran in the editor's terminal, but its end could not be read: .*wait went away/);
+  expect(result.content).toContain('exit_code: unknown');
+  expect(result.content).toContain('out');
+  expect(editor.calls).toContain('terminal/output');
+  expect(editor.calls.at(-1)).toBe('terminal/release');
+});

@@ -20,10 +20,12 @@ test('titles and locations: paths relative to the project in the title, absolute
   const read = announceToolCall(call('read_file', { file_path: 'src/a.ts', offset: 40 }), 'in_progress', { projectRoot: '/w', homeDir: '/home/u', tool: undefined });
   expect(read).toEqual({ toolCallId: 'c1', title: 'Read src/a.ts', kind: 'read', status: 'in_progress', locations: [{ path: '/w/src/a.ts', line: 40 }], rawInput: { file_path: 'src/a.ts', offset: 40 } });
   expect(announceToolCall(call('write_file', { file_path: '~/notes.md', content: '' }), 'pending', { projectRoot: '/w', homeDir: '/home/u', tool: undefined }).locations).toEqual([{ path: '/home/u/notes.md' }]);
-  expect(toolTitle(call('bash', { command: 'npm   test\n --silent', description: 'Run the tests' }), '/w')).toBe('Run the tests');
-  expect(toolTitle(call('bash', { command: 'npm   test' }), '/w')).toBe('Run `npm test`');
+  // The command as written (its spacing and line breaks shown), never the model's description of it.
+  expect(toolTitle(call('bash', { command: 'npm   test\n --silent', description: 'Run the tests' }), '/w')).toBe('Run `npm   test\\n --silent` (2 lines)');
+  expect(toolTitle(call('bash', { command: 'npm   test' }), '/w')).toBe('Run `npm   test`');
   expect(toolTitle(call('grep', { pattern: 'TODO' }), '/w')).toBe('Search for TODO');
-  expect(toolTitle(call('mcp__docs__search', {}), '/w', { hints: { title: 'Search the docs' } })).toBe('Search the docs');
+  // An MCP tool by its real name, never by the title its server declares.
+  expect(toolTitle(call('mcp__docs__search', {}), '/w', { hints: { title: 'Search the docs' } })).toBe('mcp__docs__search');
   expect(toolTitle({ name: 'read_file', input: '{not json' }, '/w')).toBe('Read a file');
 });
 
