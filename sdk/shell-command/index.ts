@@ -858,7 +858,7 @@ class Walker {
     const queue = [{ words, assignments, segment }];
     for (let guard = 0; queue.length > 0 && guard < 32; guard++) {
       const item = queue.shift()!;
-      const result = unwrapCommand(item.words);
+      const result = unwrapCommand(item.words, item.assignments);
       const name = commandName(item.words[0]);
       if (name === 'eval') this.opaque('eval');
       if (result.opaque) this.opaque(result.opaque);
