@@ -38,6 +38,7 @@ import path from 'node:path';
 import { asBashReadsIt } from './bash-reading.js';
 import { embeddedScripts, unescapeBackquoted } from './embedded.js';
 import { evaluatedAssignment, evaluatedByBuiltin, type EvaluatedStrings } from './evaluating-builtins.js';
+import { exportedEnvironment } from './exported-environment.js';
 import { interpreterCall, shellStringsInCode } from './interpreters.js';
 import { shellParser, type ParseShell } from './parser-process.js';
 import { simpleSyntaxTree } from './simple-syntax.js';
@@ -607,6 +608,8 @@ class Walker {
       const evaluated: EvaluatedStrings = { opaque: [], scripts: [] };
       for (const assignment of segment.assignments) evaluatedAssignment(assignment, evaluated);
       this.noteEvaluated(evaluated, segment);
+      // A statement of assignments only: the values stay for the commands after it.
+      if (segment.argv.length === 0) this.noteEvaluated(exportedEnvironment(segment.assignments), segment);
     }
     return segment;
   }
@@ -844,6 +847,7 @@ class Walker {
     const evaluated: EvaluatedStrings = { opaque: [], scripts: [] };
     for (const child of node.children) if (child.type === 'variable_assignment') evaluatedAssignment(this.assignment(child), evaluated);
     this.noteEvaluated(evaluated, segment);
+    this.noteEvaluated(exportedEnvironment(argv.slice(1).filter((a) => !a.startsWith('-') && a.includes('='))), segment);
     if (['declare', 'typeset', 'local'].includes(argv[0] ?? '') && argv.some((a) => /^-[A-Za-z]*[in][A-Za-z]*$/.test(a))) this.opaque(`${argv[0]} -i/-n evaluates its values`);
     const nested: Context = { redirects: [], fn: ctx.fn };
     for (const child of node.children) {

@@ -21,6 +21,9 @@ const OPTION_VARIABLES: Record<string, readonly { name: string; splitting: Split
   less: [{ name: 'LESS', splitting: 'shell' }],
 };
 
+/** Programs that read options from the environment, one of each kind (the exported-variable check asks each). */
+export const OPTION_PROGRAMS = ['tar', 'zip', 'man', 'less', 'npx'] as const;
+
 /** npm (and npx) read every `npm_config_<key>` variable, in any case, as the option `--<key>`. */
 const NPM_PROGRAMS = new Set(['npm', 'npx', 'pnpm']);
 
