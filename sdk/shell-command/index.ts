@@ -40,6 +40,7 @@ import { aliasDefinitions, enablesAliases, mentionsAliasTable, substituteAliases
 import { asBashReadsIt } from './bash-reading.js';
 import { embeddedScripts, unescapeBackquoted } from './embedded.js';
 import { evaluatedAssignment, evaluatedByBuiltin, type EvaluatedStrings } from './evaluating-builtins.js';
+import { exportedEnvironment } from './exported-environment.js';
 import { interpreterCall, shellStringsInCode } from './interpreters.js';
 import { shellParser, type ParseShell } from './parser-process.js';
 import { simpleSyntaxTree } from './simple-syntax.js';
@@ -652,6 +653,8 @@ class Walker {
       const evaluated: EvaluatedStrings = { opaque: [], scripts: [] };
       for (const assignment of segment.assignments) evaluatedAssignment(assignment, evaluated);
       this.noteEvaluated(evaluated, segment);
+      // A statement of assignments only: the values stay for the commands after it.
+      if (segment.argv.length === 0) this.noteEvaluated(exportedEnvironment(segment.assignments), segment);
     }
     return segment;
   }
@@ -890,6 +893,7 @@ class Walker {
     const evaluated: EvaluatedStrings = { opaque: [], scripts: [] };
     for (const child of node.children) if (child.type === 'variable_assignment') evaluatedAssignment(this.assignment(child), evaluated);
     this.noteEvaluated(evaluated, segment);
+    this.noteEvaluated(exportedEnvironment(argv.slice(1).filter((a) => !a.startsWith('-') && a.includes('='))), segment);
     if (['declare', 'typeset', 'local'].includes(argv[0] ?? '') && argv.some((a) => /^-[A-Za-z]*[in][A-Za-z]*$/.test(a))) this.opaque(`${argv[0]} -i/-n evaluates its values`);
     const nested: Context = { redirects: [], fn: ctx.fn };
     for (const child of node.children) {
@@ -904,7 +908,7 @@ class Walker {
     const queue = [{ words, assignments, segment }];
     for (let guard = 0; queue.length > 0 && guard < 32; guard++) {
       const item = queue.shift()!;
-      const result = unwrapCommand(item.words);
+      const result = unwrapCommand(item.words, item.assignments);
       const name = commandName(item.words[0]);
       if (name === 'eval') this.opaque('eval');
       if (result.opaque) this.opaque(result.opaque);

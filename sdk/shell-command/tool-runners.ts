@@ -3,7 +3,10 @@
  * wrappers (wrappers.ts), whose operands are the command. Where the command is a literal shell
  * string (`tar --checkpoint-action=exec='…'`, `ssh -o ProxyCommand='…'`, `man -P '…'`,
  * `git rebase -x '…'`, `zip -TT '…'`) it is parsed as a script, so deny rules and the blacklist
- * see it, and the command is opaque (never allowed by a rule; the program may do more). Where the
+ * see it, and the command is opaque (never allowed by a rule; the program may do more). Options
+ * are found as the program reads them — long ones by any prefix, short ones in clusters
+ * (runner-options.ts) — also in environment variables the program reads as options
+ * (option-environment.ts: `TAR_OPTIONS`, `ZIPOPT`, `MANOPT`, …). Where the
  * tool runs commands the parser cannot read at all — editors and debuggers given commands
  * (`vim -c`, `ex`, `ed`, `gdb -ex`), `sed`'s `e`, database shells' `.shell`/`\!`, `socat
  * EXEC:`, `hash -p`, `enable -f`, git's `ext::` transport — the segment runs something unknown
@@ -12,12 +15,43 @@
  * for deny and ask rules, so a `Bash(rm:*)` deny rule covers them.
  */
 import { isDescriptorPath } from './descriptor-paths.js';
+import { optionWordsFromEnvironment } from './option-environment.js';
+import { runnerOptions, type RunnerOptionSpec } from './runner-options.js';
 import type { Unwrapped, Word } from './shell-shapes.js';
 
 const NONE: Unwrapped = { commands: [], scripts: [], readsStdin: false };
 
-/** What this tool runs; undefined for a command that is not one of these tools. */
-export function toolRunner(name: string, words: readonly Word[]): Unwrapped | undefined {
+/**
+ * What this tool runs; undefined for a command that is not one of these tools. `assignments`
+ * (`NAME=value`) are the command's environment: some carry options (TAR_OPTIONS, ZIPOPT, MANOPT,
+ * LESS, npm_config_*), read as if they were typed before the arguments.
+ */
+export function toolRunner(name: string, words: readonly Word[], assignments: readonly string[] = []): Unwrapped | undefined {
+  const typed = commandLineRunner(name, words);
+  const fromEnvironment = words[0] ? optionWordsFromEnvironment(name, assignments, words[0]) : [];
+  if (fromEnvironment.length === 0) return typed;
+  // npm reads its subcommand first (`npm exec`); the others read the variable before the arguments.
+  const at = name === 'npm' || name === 'pnpm' ? 2 : 1;
+  const withEnvironment = commandLineRunner(name, [...words.slice(0, at), ...fromEnvironment, ...words.slice(at)]);
+  return typed && withEnvironment ? merged(typed, withEnvironment) : (typed ?? withEnvironment);
+}
+
+/** Both readings of one command (tar's old-style first word is only first without the variable's words). */
+function merged(a: Unwrapped, b: Unwrapped): Unwrapped {
+  const unknownReason = a.unknown ?? b.unknown;
+  const opaque = a.opaque ?? b.opaque;
+  const equivalent = a.equivalent ?? b.equivalent;
+  return {
+    commands: a.commands.length > 0 ? a.commands : b.commands,
+    scripts: [...new Set([...a.scripts, ...b.scripts])],
+    readsStdin: a.readsStdin || b.readsStdin,
+    ...(unknownReason !== undefined ? { unknown: unknownReason } : {}),
+    ...(opaque !== undefined ? { opaque } : {}),
+    ...(equivalent !== undefined ? { equivalent } : {}),
+  };
+}
+
+function commandLineRunner(name: string, words: readonly Word[]): Unwrapped | undefined {
   if (name === 'sed' || name === 'gsed') return sed(words);
   if (name === 'tar' || name === 'gtar' || name === 'bsdtar') return tar(words);
   if (VIM.test(name)) return vim(name, words);
@@ -26,10 +60,12 @@ export function toolRunner(name: string, words: readonly Word[]): Unwrapped | un
   if (name === 'emacs' && words.some((w) => /^--?(?:eval|execute|batch|script|load|funcall|l|f)(?:=|$)/.test(w.value))) return unknown('emacs evaluating Lisp it is given');
   if (name === 'cmake') return cmake(words);
   if (name === 'ssh' || name === 'scp' || name === 'sftp' || name === 'slogin' || name === 'autossh') return ssh(name, words);
-  if (name === 'rsync') return valued(words, { short: ['-e'], long: ['--rsh'] }, 'rsync runs the remote shell program it is given');
-  if (name === 'man') return valued(words, { short: ['-P', '-H'], long: ['--pager', '--html'] }, 'man runs the pager or browser it is given');
-  if (name === 'zip') return valued(words, { short: ['-TT'], long: ['--unzip-command'] }, 'zip runs the test command it is given');
-  if (name === 'npx' || ((name === 'npm' || name === 'pnpm') && words[1]?.value === 'exec')) return valued(words, { short: ['-c'], long: ['--call'] }, `${name} runs the shell command it is given`);
+  if (name === 'rsync') return valued(words, RSYNC, 'rsync runs the remote shell or remote rsync command it is given');
+  if (name === 'man') return valued(words, MAN, 'man runs the pager or browser it is given');
+  if (name === 'zip') return valued(words, ZIP, 'zip runs the test command it is given');
+  if (name === 'npx' || ((name === 'npm' || name === 'pnpm') && words[1]?.value === 'exec')) return valued(words, NPX, `${name} runs the shell command it is given`);
+  if (name === 'sort' || name === 'gsort') return sort(words);
+  if (name === 'wget' || name === 'wget2') return wget(words);
   if (name === 'less' || name === 'more' || name === 'most') {
     return words.some((w) => w.value.startsWith('+') && (/[!|]/.test(w.value) || !w.literal)) ? unknown(`${name} running commands given with +`) : undefined;
   }
@@ -69,30 +105,48 @@ function scripts(values: readonly Word[], reason: string): Unwrapped | undefined
   return { ...NONE, scripts: values.map((v) => v.value), opaque: reason };
 }
 
-/** Values of `-x v`, `-xv` (short options of one letter), `--long v`, `--long=v`. */
-function optionValues(words: readonly Word[], options: { short: readonly string[]; long: readonly string[] }): Word[] {
-  const values: Word[] = [];
-  for (let i = 1; i < words.length; i++) {
-    const word = words[i]!;
-    const arg = word.value;
-    if (arg === '--') break;
-    const long = options.long.find((o) => arg === o || arg.startsWith(`${o}=`));
-    if (long) {
-      const value = arg === long ? words[++i] : { ...word, value: arg.slice(long.length + 1) };
-      if (value) values.push(value);
-      continue;
-    }
-    const short = options.short.find((o) => arg === o || (o.length === 2 && arg.startsWith(o) && !arg.startsWith('--')));
-    if (short) {
-      const value = arg === short ? words[++i] : { ...word, value: arg.slice(short.length) };
-      if (value) values.push(value);
-    }
-  }
-  return values;
+/**
+ * Runner options of programs that take a shell command (or program) as an option's value. Long
+ * options are matched by any prefix (runner-options.ts); `exact` lists the program's own options
+ * whose names are such prefixes, `valuedShort` its short options that take a value.
+ */
+const RSYNC: RunnerOptionSpec = { short: 'e', long: ['rsh', 'rsync-path'], valuedShort: 'BfTM@' };
+const MAN: RunnerOptionSpec = { short: 'P', optionalShort: 'H', long: ['pager', 'html'], optionalLong: ['html'], valuedShort: 'CMrELmSsepRTW' };
+const ZIP: RunnerOptionSpec = { multiShort: ['TT'], long: ['unzip-command'] };
+// npm does not abbreviate (`--ca` is its certificate option), so only whole names count.
+const NPX: RunnerOptionSpec = { short: 'c', long: ['call'], exact: ['c', 'ca'] };
+
+/** Values given are scripts (opaque, a computed one unknown); an optional value left out runs the program's default. */
+function valued(words: readonly Word[], spec: RunnerOptionSpec, reason: string, from = 1): Unwrapped | undefined {
+  const found = runnerOptions(words, spec, from);
+  if (found.length === 0) return undefined;
+  const values = found.flatMap((f) => (f.value ? [f.value] : []));
+  return scripts(values, reason) ?? { ...NONE, opaque: `${reason} (its default)` };
 }
 
-function valued(words: readonly Word[], options: { short: readonly string[]; long: readonly string[] }, reason: string): Unwrapped | undefined {
-  return scripts(optionValues(words, options), reason);
+/** Programs sort may be given to compress its temporary files with: they only compress. */
+const COMPRESSORS = /^(?:gzip|pigz|bzip2|pbzip2|lbzip2|xz|pixz|zstd|pzstd|lz4|lzop|lzip|plzip|brotli|compress|snzip)$/;
+
+/**
+ * `sort --compress-program=PROG` runs PROG (and `PROG -d`) with sort's data as its input. It is a
+ * command of its own (deny rules see it); any program but a compressor — `sh`, an interpreter —
+ * does with that data what the analysis cannot know.
+ */
+function sort(words: readonly Word[]): Unwrapped | undefined {
+  const programs = runnerOptions(words, { long: ['compress-program'], valuedShort: 'kStTo' }).flatMap((f) => (f.value ? [f.value] : []));
+  if (programs.length === 0) return undefined;
+  const reason = 'sort runs the compress program given, with its data as input';
+  if (programs.some((p) => !p.literal)) return unknown(`${reason} (computed)`);
+  const other = programs.find((p) => !COMPRESSORS.test(p.value.slice(p.value.lastIndexOf('/') + 1)));
+  const commands = programs.map((p) => ({ words: [p], assignments: [] }));
+  return other ? { ...NONE, commands, opaque: reason, unknown: `sort feeds its data to ${other.value}` } : { ...NONE, commands };
+}
+
+/** `wget --use-askpass=CMD` runs CMD for credentials, as does the wgetrc command given with `-e`. */
+function wget(words: readonly Word[]): Unwrapped | undefined {
+  const commands = runnerOptions(words, { short: 'e', long: ['execute'], valuedShort: 'oaiOPUTtwQYBhDXIlAR' });
+  if (commands.some((c) => !c.value?.literal || /use_?askpass/i.test(c.value.value))) return unknown('wget -e use_askpass runs a command');
+  return valued(words, { long: ['use-askpass'] }, 'wget runs the credential command given');
 }
 
 /**
@@ -223,29 +277,24 @@ export function sedExecutes(script: string): boolean {
   return true;
 }
 
-/** GNU tar options that run a program (any unambiguous prefix of the long names). */
-const TAR_RUNNERS = ['--to-command', '--use-compress-program', '--rsh-command', '--rmt-command', '--info-script', '--new-volume-script', '--checkpoint-action'];
+/** GNU tar options that run a program (any unambiguous prefix; `--checkpoint` is an option of its own). */
+const TAR: RunnerOptionSpec = { long: ['to-command', 'use-compress-program', 'rsh-command', 'rmt-command', 'info-script', 'new-volume-script', 'checkpoint-action'], exact: ['checkpoint'] };
 
 function tar(words: readonly Word[]): Unwrapped | undefined {
   const values: Word[] = [];
+  for (const { option, value } of runnerOptions(words, TAR)) {
+    if (!value) continue;
+    if (option === '--checkpoint-action') {
+      if (!value.literal) return unknown('tar --checkpoint-action with a computed action');
+      if (value.value.startsWith('exec=')) values.push({ ...value, value: value.value.slice('exec='.length) });
+      continue;
+    }
+    values.push(value);
+  }
   for (let i = 1; i < words.length; i++) {
     const word = words[i]!;
     const arg = word.value;
-    if (arg.startsWith('--') && arg.length > 4) {
-      const eq = arg.indexOf('=');
-      const key = eq === -1 ? arg : arg.slice(0, eq);
-      const full = TAR_RUNNERS.find((option) => option.startsWith(key) && key.length >= 5);
-      if (!full) continue;
-      const value = eq === -1 ? words[++i] : { ...word, value: arg.slice(eq + 1) };
-      if (!value) continue;
-      if (full === '--checkpoint-action') {
-        if (!value.literal) return unknown('tar --checkpoint-action with a computed action');
-        if (value.value.startsWith('exec=')) values.push({ ...value, value: value.value.slice('exec='.length) });
-        continue;
-      }
-      values.push(value);
-      continue;
-    }
+    if (arg === '--') break;
     // Short forms: -I prog / -Iprog / -F script, also inside clusters (`-cIf prog x.tgz` is unusual: fail closed).
     if ((arg.startsWith('-') && !arg.startsWith('--')) || (i === 1 && /^[A-Za-z]+$/.test(arg))) {
       const letters = arg.replace(/^-/, '');
@@ -290,7 +339,9 @@ const CMAKE_TOOLS: Record<string, string[]> = {
 function cmake(words: readonly Word[]): Unwrapped | undefined {
   const e = words.findIndex((w) => w.value === '-E');
   if (e === -1) {
-    const script = optionValues(words, { short: ['-P'], long: [] })[0];
+    // cmake's single-dash options are words of their own (`-DX=1`, `-GNinja`): only `-P file` or `-Pfile`.
+    const at = words.findIndex((w, i) => i > 0 && w.value.startsWith('-P'));
+    const script = at === -1 ? undefined : words[at]!.value === '-P' ? words[at + 1] : { ...words[at]!, value: words[at]!.value.slice(2) };
     return script && (!script.literal || isDescriptorPath(script.value)) ? unknown('cmake -P running a script from stdin or a computed path') : undefined;
   }
   const tool = words[e + 1];
@@ -355,39 +406,44 @@ function git(words: readonly Word[]): Unwrapped | undefined {
   }
   const sub = words[at]?.value;
   const rest = words.slice(at);
-  switch (sub) {
-    case 'rebase':
-      return valued(rest, { short: ['-x'], long: ['--exec'] }, 'git rebase --exec runs a shell command');
-    case 'bisect': {
-      if (rest[1]?.value !== 'run') return undefined;
-      const command = rest.slice(2);
-      return command.length > 0 ? { commands: [{ words: command, assignments: [] }], scripts: [], readsStdin: false, opaque: 'git bisect run runs a command' } : undefined;
-    }
-    case 'submodule': {
-      const foreach = rest.findIndex((w) => w.value === 'foreach');
-      if (foreach === -1) return undefined;
-      const command = rest.slice(foreach + 1).filter((w) => !w.value.startsWith('--'));
-      return scripts(command.length > 0 ? [command[0]!] : [], 'git submodule foreach runs a shell command');
-    }
-    case 'filter-branch':
-      return valued(rest, { short: [], long: ['--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter'] }, 'git filter-branch runs its filters');
-    case 'difftool':
-      return valued(rest, { short: ['-x'], long: ['--extcmd'] }, 'git difftool runs the diff command given');
-    case 'fetch':
-    case 'pull':
-    case 'clone':
-    case 'ls-remote':
-    case 'archive':
-    case 'push':
-    case 'send-pack':
-    case 'fetch-pack':
-      return valued(rest, { short: sub === 'clone' ? ['-u'] : [], long: ['--upload-pack', '--receive-pack', '--exec'] }, `git ${sub} runs the remote helper command given`);
-    case 'send-email':
-      return valued(rest, { short: [], long: ['--sendmail-cmd', '--smtp-server', '--to-cmd', '--cc-cmd', '--header-cmd'] }, 'git send-email runs the command given');
-    default:
-      return undefined;
+  if (sub === 'bisect') {
+    if (rest[1]?.value !== 'run') return undefined;
+    const command = rest.slice(2);
+    return command.length > 0 ? { commands: [{ words: command, assignments: [] }], scripts: [], readsStdin: false, opaque: 'git bisect run runs a command' } : undefined;
   }
+  if (sub === 'submodule') {
+    const foreach = rest.findIndex((w) => w.value === 'foreach');
+    if (foreach === -1) return undefined;
+    const command = rest.slice(foreach + 1).filter((w) => !w.value.startsWith('--'));
+    return scripts(command.length > 0 ? [command[0]!] : [], 'git submodule foreach runs a shell command');
+  }
+  const runner = sub !== undefined && Object.hasOwn(GIT_RUNNER_OPTIONS, sub) ? GIT_RUNNER_OPTIONS[sub]! : undefined;
+  return runner ? valued(rest, runner.spec, runner.reason) : undefined;
 }
+
+const REMOTE_HELPERS: RunnerOptionSpec = { long: ['upload-pack', 'receive-pack', 'exec'], valuedShort: 'ojc' };
+
+/**
+ * git subcommands with options whose value is a shell command, as git's parse-options reads them
+ * (any unambiguous prefix: `--exe`, `--upl`; short clusters: `-qx cmd`). `git grep -O` with no
+ * value opens the files in the configured pager.
+ */
+const GIT_RUNNER_OPTIONS: Record<string, { spec: RunnerOptionSpec; reason: string }> = {
+  rebase: { spec: { short: 'x', long: ['exec'], valuedShort: 'sXC' }, reason: 'git rebase --exec runs a shell command' },
+  grep: { spec: { optionalShort: 'O', long: ['open-files-in-pager'], optionalLong: ['open-files-in-pager'], valuedShort: 'efABCm' }, reason: 'git grep -O runs the pager command given' },
+  difftool: { spec: { short: 'x', long: ['extcmd'], valuedShort: 't' }, reason: 'git difftool runs the diff command given' },
+  'filter-branch': { spec: { long: ['env-filter', 'tree-filter', 'index-filter', 'parent-filter', 'msg-filter', 'commit-filter', 'tag-name-filter'] }, reason: 'git filter-branch runs its filters' },
+  // git send-email reads its options with Perl's Getopt::Long, which also takes prefixes; `--to` and `--cc` are addresses.
+  'send-email': { spec: { long: ['sendmail-cmd', 'smtp-server', 'to-cmd', 'cc-cmd', 'header-cmd'], exact: ['to', 'cc'] }, reason: 'git send-email runs the command given' },
+  fetch: { spec: REMOTE_HELPERS, reason: 'git fetch runs the remote helper command given' },
+  pull: { spec: REMOTE_HELPERS, reason: 'git pull runs the remote helper command given' },
+  clone: { spec: { ...REMOTE_HELPERS, short: 'u', valuedShort: 'objc' }, reason: 'git clone runs the remote helper command given' },
+  'ls-remote': { spec: REMOTE_HELPERS, reason: 'git ls-remote runs the remote helper command given' },
+  archive: { spec: REMOTE_HELPERS, reason: 'git archive runs the remote helper command given' },
+  push: { spec: REMOTE_HELPERS, reason: 'git push runs the remote helper command given' },
+  'send-pack': { spec: REMOTE_HELPERS, reason: 'git send-pack runs the remote helper command given' },
+  'fetch-pack': { spec: REMOTE_HELPERS, reason: 'git fetch-pack runs the remote helper command given' },
+};
 
 /**
  * `find … -delete` deletes what it finds: for deny and ask rules it is also `rm` of its starting

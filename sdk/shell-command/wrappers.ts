@@ -45,7 +45,8 @@ export function commandName(word: Word | undefined): string | undefined {
 
 const NONE: Unwrapped = { commands: [], scripts: [], readsStdin: false };
 
-export function unwrapCommand(words: Word[]): Unwrapped {
+/** What a command runs; `assignments` are its environment (`NAME=value`), which some tools read options from. */
+export function unwrapCommand(words: Word[], assignments: readonly string[] = []): Unwrapped {
   const name = commandName(words[0]);
   if (name === undefined) return NONE;
   if (isShell(name)) return shellInvocation(words);
@@ -87,7 +88,7 @@ export function unwrapCommand(words: Word[]): Unwrapped {
     if (operands.length < 2 || action === undefined || action === '-' || action.trim() === '' || /^-[lp]+$/.test(action)) return NONE;
     return { ...NONE, scripts: [action] };
   }
-  const tool = toolRunner(name, words) ?? looseRunner(name, words);
+  const tool = toolRunner(name, words, assignments) ?? looseRunner(name, words);
   if (tool) return tool;
   const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined; // never Object.prototype's names
   if (!spec) return NONE;
