@@ -43,7 +43,9 @@ export async function bootKernel(options: CliOptions, plugins: readonly MewcodeP
   const homeDir = place.homeDir ?? os.homedir();
   // Workspace trust first: the project's settings that run code or send data (plugins, providers,
   // hooks, MCP servers…) are left out of the configuration unless the user trusts the project.
-  const workspaceTrust = trust ?? (await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env: place.env ?? process.env, flag: options.trustProject === true }));
+  // A custom build's own plugins' sections are the build's, not a configured plugin's (which need trust).
+  const buildConfigKeys = plugins.flatMap((plugin) => [...(plugin.config ? [plugin.config.key] : []), ...(plugin.configKeys ?? [])]);
+  const workspaceTrust = trust ?? (await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env: place.env ?? process.env, flag: options.trustProject === true, buildConfigKeys }));
   const trustDone = monotonicMs();
   const config = await loadConfig({ cwd: options.cwd, homeDir, trust: workspaceTrust, ...(options.settingSources ? { layers: options.settingSources } : {}) });
   const configDone = monotonicMs();

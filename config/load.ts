@@ -5,7 +5,7 @@ import type { WorkspaceTrust } from '../types/trust.js';
 import { anyConfigFileExists, layerSpecs } from './layers.js';
 import { type LocatedMap, formatPos, toPlain } from './located.js';
 import { mergeLayers } from './merge.js';
-import { createResolvedConfig } from './resolved.js';
+import { type LayerRoot, createResolvedConfig } from './resolved.js';
 import { CONFIG_TRUST_PATHS, findTrustSettings, withoutPaths } from './trust-keys.js';
 import { createWorkspaceTrust } from './trust.js';
 
@@ -56,7 +56,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
 
   const layers: ConfigLayerInfo[] = [];
   const warnings: string[] = [...trust.warnings];
-  const roots: LocatedMap[] = [];
+  const roots: LayerRoot[] = [];
   const fileKeys: { key: string; at: string }[] = [];
   const seenFiles = new Set<string>();
 
@@ -80,14 +80,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     }
     layers.push({ layer, file: file.filepath, loaded: true });
     for (const [key, node] of file.root.entries) fileKeys.push({ key, at: formatPos(file.root.keyPos?.get(key) ?? node.pos) });
-    roots.push(layer === 'project' ? trustedPart(file.root, file.filepath, trust) : file.root);
+    roots.push({ layer, file: file.filepath, root: layer === 'project' ? trustedPart(file.root, file.filepath, trust) : file.root });
   });
 
-  const root = mergeLayers(roots, warnings);
+  const root = mergeLayers(roots.map((entry) => entry.root), warnings);
   // A trust service made here has no one else to tell what it left out.
   const notice = given ? undefined : trust.notice();
   if (notice !== undefined) warnings.push(notice);
-  return createResolvedConfig(root, layers, warnings, fileKeys);
+  return createResolvedConfig(root, layers, warnings, fileKeys, roots);
 }
 
 /** A project-scope file without the trust-requiring settings the trust service does not approve. */

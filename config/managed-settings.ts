@@ -28,6 +28,8 @@
  * mcp:
  *   allowed_servers: [github]          # Claude Code: allowedMcpServers: [{ serverName: github }]
  *   denied_servers: [filesystem]       # Claude Code: deniedMcpServers
+ * acme:                                # the configuration section of a plugin this file lists: that
+ *   enforce: true                      # plugin reads it from here only (no user or project file changes it)
  * ```
  *
  * Every key only restricts, and the two files combine so that the second can add restrictions
@@ -35,15 +37,16 @@
  * them on; allow-lists: intersection).
  *
  * Fail closed: an organisation's policy must not vanish because of a typo or a permission bit. A
- * managed file that exists but cannot be read or parsed, an unknown key, a value of the wrong
+ * managed file that exists but cannot be read or parsed, an unknown key (a key that is no section
+ * of a plugin the file lists ends the run once the plugins are loaded), a value of the wrong
  * kind, a key that would loosen (`allow`, `sandbox.enabled: false`) or a MEWCODE_MANAGED_SETTINGS
  * naming no file is a ManagedSettingsError naming the file, line and key; the CLI ends with exit 2.
  */
 import path from 'node:path';
-import { formatPos, type LocatedMap, type LocatedNode } from './located.js';
+import { formatPos, toPlain, type LocatedMap, type LocatedNode } from './located.js';
 import { deepFreeze } from '../types/deep-freeze.js';
 import { rootOwnedProblem } from '../types/root-owned.js';
-import { EMPTY_MANAGED_POLICY, type ManagedPlugin, type ManagedPolicy, type ManagedRule, type ManagedValue } from '../types/managed.js';
+import { EMPTY_MANAGED_POLICY, type ManagedPlugin, type ManagedPolicy, type ManagedRule, type ManagedSection, type ManagedValue } from '../types/managed.js';
 import { readConfigFile } from './config-file.js';
 
 export const MANAGED_SETTINGS_ENV = 'MEWCODE_MANAGED_SETTINGS';
@@ -177,7 +180,7 @@ function restriction(node: LocatedNode, key: string, on: readonly unknown[], off
   fail(node, key, `expected ${[...on, ...off].map((v) => JSON.stringify(v)).join(' or ')}, got ${describeNode(node)}`);
 }
 
-const TOP_KEYS = ['plugins', 'allow_managed_plugins_only', 'permissions', 'sandbox', 'mcp', 'allowedMcpServers', 'deniedMcpServers'] as const;
+export const MANAGED_TOP_KEYS = ['plugins', 'allow_managed_plugins_only', 'permissions', 'sandbox', 'mcp', 'allowedMcpServers', 'deniedMcpServers'] as const;
 const PERMISSION_KEYS = ['deny', 'ask', 'disable_bypass_mode', 'disableBypassPermissionsMode', 'allow_managed_rules_only', 'allowManagedPermissionRulesOnly'] as const;
 const SANDBOX_KEYS = ['enabled', 'allow_unsandboxed_commands', 'allowUnsandboxedCommands', 'allowed_domains', 'allowedDomains', 'network'] as const;
 const MCP_KEYS = ['allowed_servers', 'denied_servers'] as const;
@@ -196,6 +199,7 @@ const DOMAIN = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0
 type MutablePolicy = {
   files: string[];
   plugins: ManagedPlugin[];
+  sections?: ManagedSection[];
   managedPluginsOnly?: ManagedValue<true>;
   permissions: { deny: ManagedRule[]; ask: ManagedRule[]; disableBypassMode?: ManagedValue<true>; managedRulesOnly?: ManagedValue<true> };
   sandbox: { forceEnabled?: ManagedValue<true>; disableSkip?: ManagedValue<true>; allowedDomains?: ManagedValue<readonly string[]> };
@@ -205,11 +209,17 @@ type MutablePolicy = {
 /** The policy one managed file states (exported for tests). */
 export function parseManagedRoot(root: LocatedMap, file: string): ManagedPolicy {
   const policy: MutablePolicy = { files: [file], plugins: [], permissions: { deny: [], ask: [] }, sandbox: {}, mcp: { deniedServers: [] } };
-  for (const [key, node] of root.entries) {
-    if (!(TOP_KEYS as readonly string[]).includes(key)) fail(node, key, `unknown key (managed settings have ${TOP_KEYS.join(', ')})`);
-  }
   const plugins = root.entries.get('plugins');
   if (plugins) policy.plugins = readPlugins(plugins, file);
+  // Any other key is the section of a plugin this file lists, or a mistake: which one is known only
+  // once the plugins are loaded (the kernel ends the run for a key none of them reads).
+  const sections: ManagedSection[] = [];
+  for (const [key, node] of root.entries) {
+    if ((MANAGED_TOP_KEYS as readonly string[]).includes(key)) continue;
+    if (policy.plugins.length === 0) fail(node, key, `unknown key (managed settings have ${MANAGED_TOP_KEYS.join(', ')}, and the configuration sections of the plugins they list)`);
+    sections.push({ key, value: toPlain(node), file, where: formatPos(root.keyPos?.get(key) ?? node.pos) });
+  }
+  if (sections.length > 0) policy.sections = sections;
   const pluginsOnly = root.entries.get('allow_managed_plugins_only');
   const onlyManaged = pluginsOnly && restriction(pluginsOnly, 'allow_managed_plugins_only', [true], [false]);
   if (onlyManaged) policy.managedPluginsOnly = onlyManaged;
@@ -362,7 +372,9 @@ export function combinePolicies(lower: ManagedPolicy, higher: ManagedPolicy): Ma
     deniedServers: unionRules(lower.mcp.deniedServers, higher.mcp.deniedServers),
   };
   const pluginsOnly = optional('managedPluginsOnly', either(lower.managedPluginsOnly, higher.managedPluginsOnly));
-  return { files: [...lower.files, ...higher.files], plugins, ...pluginsOnly, permissions, sandbox, mcp };
+  // Each section stays with its file: the kernel reads it only for a plugin that same file lists.
+  const sections = optional('sections', lower.sections || higher.sections ? [...(lower.sections ?? []), ...(higher.sections ?? [])] : undefined);
+  return { files: [...lower.files, ...higher.files], plugins, ...sections, ...pluginsOnly, permissions, sandbox, mcp };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {

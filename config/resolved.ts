@@ -1,6 +1,14 @@
 /** The `ResolvedConfig` over a merged tree: plain values for sections, positions for paths. */
-import type { ConfigLayerInfo, ConfigPath, ResolvedConfig } from '../types/config.js';
+import type { ConfigLayerInfo, ConfigLayerName, ConfigPath, FileSection, PartialSection, ResolvedConfig } from '../types/config.js';
 import { type LocatedMap, type LocatedNode, formatPos, toPlain } from './located.js';
+import { mergeLayers } from './merge.js';
+
+/** One loaded file's tree (after workspace trust), kept so a section can be read from some files only. */
+export interface LayerRoot {
+  layer: ConfigLayerName;
+  file: string;
+  root: LocatedMap;
+}
 
 function child(node: LocatedNode, segment: string | number): LocatedNode | undefined {
   if (node.kind === 'map') return node.entries.get(String(segment));
@@ -33,7 +41,14 @@ export function createResolvedConfig(
   layers: readonly ConfigLayerInfo[],
   warnings: readonly string[],
   fileKeys: readonly { key: string; at: string }[] = [],
+  layerRoots: readonly LayerRoot[] = [],
 ): ResolvedConfig {
+  const setting = (key: string) => layerRoots.filter(({ root: tree }) => tree.entries.has(key));
+  const fileSection = ({ layer, file, root: tree }: LayerRoot, key: string): FileSection => {
+    const node = tree.entries.get(key);
+    const pos = tree.keyPos?.get(key) ?? node?.pos;
+    return { layer, file, at: pos ? formatPos(pos) : file, value: node ? toPlain(node) : undefined };
+  };
   return {
     layers: Object.freeze([...layers]),
     warnings: Object.freeze([...warnings]),
@@ -45,6 +60,25 @@ export function createResolvedConfig(
     locate(path: ConfigPath): string | undefined {
       const node = findNode(root, path);
       return node ? formatPos(node.pos) : undefined;
+    },
+    sectionFiles(key: string): readonly FileSection[] {
+      return setting(key).map((entry) => fileSection(entry, key));
+    },
+    sectionFrom(key: string, keep: (file: FileSection) => boolean): PartialSection {
+      const only = setting(key).filter((entry) => keep(fileSection(entry, key)));
+      // Only this key of each file: the merge rules are per section, so the result is the same.
+      const merged = mergeLayers(
+        only.map(({ root: tree }) => ({ kind: 'map', pos: tree.pos, entries: new Map([[key, tree.entries.get(key)!]]) })),
+        [],
+      );
+      const node = merged.entries.get(key);
+      return {
+        value: node ? toPlain(node) : undefined,
+        locate: (path: ConfigPath) => {
+          const found = path[0] === key ? findNode(merged, path) : undefined;
+          return found ? formatPos(found.pos) : undefined;
+        },
+      };
     },
   };
 }

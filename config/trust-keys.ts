@@ -18,6 +18,21 @@ export const CONFIG_TRUST_PATHS: readonly TrustPath[] = [
   ['sandbox'], // the OS sandbox's settings (network, writable paths…)
 ];
 
+/**
+ * The top-level keys of a config file that the kernel and the plugins MewCode is built from read
+ * (kernel/kernel-config.ts, plugins/default-set.ts; test/config/trust-plugin-sections.test.ts keeps
+ * the list in step). Any other top-level key of a project's config file is the section of a plugin
+ * the user or the organisation configured (or a typo): that plugin reads it as its own settings
+ * (a policy's `enforce: false`), so it needs trust like the paths above, hashed and listed alike.
+ */
+export const BUILD_CONFIG_KEYS: readonly string[] = ['plugins', 'disable', 'provider', 'providers', 'plugin_start_timeout_ms', 'max_turns', 'max_tool_concurrency', 'bash', 'sandbox', 'skills', 'mcp'];
+
+/** The plugin sections a project config file sets: its top-level keys neither the build reads nor a path above covers. */
+export function pluginSectionPaths(root: LocatedMap, buildKeys: ReadonlySet<string>): TrustPath[] {
+  const covered = new Set(CONFIG_TRUST_PATHS.map((path) => path[0]));
+  return [...root.entries.keys()].filter((key) => !buildKeys.has(key) && !covered.has(key)).map((key) => [key]);
+}
+
 /** In `.mewcode/settings.*` and `.mewcode/settings.local.*` (config/settings-files.ts; both spellings of each key). */
 export const SETTINGS_TRUST_PATHS: readonly TrustPath[] = [
   // What runs without asking: a repository's `Bash` or `mcp__<your server>__*` would grant itself
@@ -80,5 +95,6 @@ function removePath(map: LocatedMap, path: TrustPath): LocatedMap {
   if (rest.length === 0) entries.delete(first);
   else if (child?.kind === 'map') entries.set(first, removePath(child, rest));
   else return map;
-  return { kind: 'map', pos: map.pos, entries };
+  // Where each remaining key is written stays known (a warning about one names its line).
+  return { kind: 'map', pos: map.pos, entries, ...(map.keyPos ? { keyPos: map.keyPos } : {}) };
 }

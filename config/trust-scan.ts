@@ -42,8 +42,8 @@ import { extraRootsOf, skillsThatRunCode } from './skill-scan.js';
 import { frontmatterHookCommands, hasFrontmatterHooks } from './frontmatter-hooks.js';
 import { codeFilesOf, describeCodeFile } from './trust-code.js';
 import { openCodeCache } from './trust-code-stamps.js';
-import { CLAUDE_SETTINGS_TRUST_PATHS, CONFIG_TRUST_PATHS, SETTINGS_TRUST_PATHS, type TrustPath, findTrustSettings } from './trust-keys.js';
-import { summarize, summarizeCommandFile, summarizeFile } from './trust-summary.js';
+import { BUILD_CONFIG_KEYS, CLAUDE_SETTINGS_TRUST_PATHS, CONFIG_TRUST_PATHS, SETTINGS_TRUST_PATHS, type TrustPath, findTrustSettings, pluginSectionPaths } from './trust-keys.js';
+import { summarize, summarizeCommandFile, summarizeFile, summarizePluginSection } from './trust-summary.js';
 
 export interface ScannedSetting {
   /** Absolute path (as `path.resolve` gives it, not the real path). */
@@ -152,7 +152,11 @@ function readFirst(files: readonly string[], root: string | undefined): { file: 
   return undefined;
 }
 
-export async function scanProject(projectRoot: string, homeDir: string): Promise<ScanResult> {
+/**
+ * `buildKeys`: the top-level config keys the build reads (default: MewCode's own, BUILD_CONFIG_KEYS);
+ * every other top-level key of a project config file is listed as a configured plugin's section.
+ */
+export async function scanProject(projectRoot: string, homeDir: string, buildKeys: ReadonlySet<string> = new Set(BUILD_CONFIG_KEYS)): Promise<ScanResult> {
   const root = path.resolve(projectRoot);
   const rootIsHome = root === path.resolve(homeDir) || realOrResolved(root) === realOrResolved(homeDir);
   const result: ScanResult = { settings: [], localFiles: new Set(), warnings: [] };
@@ -177,6 +181,11 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
     for (const setting of findTrustSettings(parsed.root, paths)) {
       const value = toPlain(setting.node);
       result.settings.push({ file: found.file, display: display(found.file), key: setting.key, value, summary: summarize(setting.key, value) });
+    }
+    if (candidate.kind !== 'config') continue;
+    for (const setting of findTrustSettings(parsed.root, pluginSectionPaths(parsed.root, buildKeys))) {
+      const value = toPlain(setting.node);
+      result.settings.push({ file: found.file, display: display(found.file), key: setting.key, value, summary: summarizePluginSection(value) });
     }
   }
   // In the home directory these are the user's own commands.

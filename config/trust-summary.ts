@@ -92,6 +92,11 @@ export function summarize(key: string, value: unknown): string {
   }
 }
 
+/** A configured plugin's section: its keys only (its values may be a plugin's secrets). */
+export function summarizePluginSection(value: unknown): string {
+  return cut(isMap(value) ? `the configuration section of a plugin (keys: ${Object.keys(value).join(', ') || 'none'})` : 'the configuration section of a plugin');
+}
+
 /** A summary of a whole file that needs trust (`.mcp.json`, `.mewcode/hooks.yaml`). */
 export function summarizeFile(key: string, text: string): string {
   if (key === 'mcpServers') {

@@ -21,6 +21,7 @@ import { canonicalHash, canonicalJson } from './canonical-json.js';
 import { type ScannedSetting, scanProject } from './trust-scan.js';
 import { readTrustFile, trustFilePath, writeTrust } from './trust-store.js';
 import { terminalSafe } from './trust-summary.js';
+import { BUILD_CONFIG_KEYS } from './trust-keys.js';
 
 export interface WorkspaceTrustOptions {
   projectRoot: string;
@@ -31,6 +32,11 @@ export interface WorkspaceTrustOptions {
   flag?: boolean;
   /** Whether trust.json is consulted (default true); false gives a service that is never trusted from storage. */
   stored?: boolean;
+  /**
+   * Top-level config keys a custom build's own plugins read, besides MewCode's (BUILD_CONFIG_KEYS):
+   * a project's value for them is no configured plugin's section and needs no trust.
+   */
+  buildConfigKeys?: readonly string[];
 }
 
 /** The hash of exactly these settings' values (files relative to the project root). */
@@ -76,7 +82,7 @@ const envTrusts = (env: NodeJS.ProcessEnv | undefined): boolean => {
 export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Promise<WorkspaceTrust> {
   const root = path.resolve(options.projectRoot);
   const homeDir = path.resolve(options.homeDir);
-  const scan = await scanProject(root, homeDir);
+  const scan = await scanProject(root, homeDir, new Set([...BUILD_CONFIG_KEYS, ...(options.buildConfigKeys ?? [])]));
   const realRoot = realOrResolved(root);
   // Hashed only when needed: a project without such settings never loads node:crypto here.
   let hash: Promise<string> | undefined;
@@ -114,6 +120,7 @@ export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Prom
   const realUserDir = realOrResolved(path.join(homeDir, '.mewcode')) + path.sep;
   const projectInUserDir = [root, realRoot].some((dir) => (dir + path.sep).startsWith(userDir) || (dir + path.sep).startsWith(realUserDir));
   const isTrusted = () => source !== 'none';
+  const displayOf = (file: string): string => path.relative(root, path.resolve(file)).split(path.sep).join('/');
 
   const skipped = (): string[] => {
     const all = isTrusted() ? [] : scan.settings.map((s) => `${s.display}: ${s.key}`);
@@ -170,7 +177,7 @@ export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Prom
     },
     approves(file: string, key: string, value: unknown): boolean {
       const absolute = path.resolve(file);
-      const display = path.relative(root, absolute).split(path.sep).join('/');
+      const display = displayOf(file);
       if (!isTrusted()) return refuse(`${display}: ${key}`);
       const seen = scan.settings.find((s) => s.file === absolute && s.key === key);
       if (seen === undefined || canonicalJson(seen.value) !== canonicalJson(value)) return refuse(`${display}: ${key}`);

@@ -18,12 +18,14 @@ export interface PluginEntry {
  * each `section()` a fresh copy, so no plugin changes what another reads after it (a replaced
  * `section`, a layer marked as the user's).
  */
-export function frozenConfig(config: ResolvedConfig): ResolvedConfig {
+export function frozenConfig(config: ResolvedConfig, sections: ReadonlyMap<string, unknown> = new Map()): ResolvedConfig {
   return Object.freeze({
     layers: Object.freeze(config.layers.map((layer) => Object.freeze({ ...layer }))),
     warnings: Object.freeze([...config.warnings]),
     ...(config.fileKeys !== undefined ? { fileKeys: Object.freeze(config.fileKeys.map((entry) => Object.freeze({ ...entry }))) } : {}),
-    section: (key: string): unknown => structuredClone(config.section(key)),
+    // A configured plugin's section as the kernel read it for that plugin (plugin-section-sources.ts),
+    // so a plugin reading it here sees what kernel.config() gives, not an untrusted project's value.
+    section: (key: string): unknown => structuredClone(sections.has(key) ? sections.get(key) : config.section(key)),
     locate: (path: Parameters<ResolvedConfig['locate']>[0]) => config.locate(path),
   });
 }

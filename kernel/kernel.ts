@@ -20,6 +20,7 @@ import { isEmptyPolicy, type ManagedPolicy } from '../types/managed.js';
 import { TOKENS } from '../types/tokens.js';
 import { channel } from 'node:diagnostics_channel';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { createVarExpander } from '../config/expand.js';
 import { unknownKeyWarnings } from '../config/unknown-keys.js';
 import { configScopeAt } from '../config/scope.js';
@@ -33,7 +34,8 @@ import { loadAddedPlugins, type AddedPlugins } from './added-plugins.js';
 import { createPluginHooks, TapLedger } from './hook-facade.js';
 import { recordRawHooks } from './raw-hooks.js';
 import { createHooks, guardHooks, pluginOfTap } from './hooks.js';
-import { frozenConfig, KERNEL_SECTION_KEYS, readSection, readKernelSettings, type KernelSettings, type PluginEntry } from './kernel-config.js';
+import { frozenConfig, KERNEL_SECTION_KEYS, readKernelSettings, type KernelSettings, type PluginEntry } from './kernel-config.js';
+import { parseSectionFrom, refuseUnreadManagedSections, sectionSource, type SectionAnchor, type SectionSource } from './plugin-section-sources.js';
 import { BindingLedger } from './binding-ledger.js';
 import { loadManaged, ModeGuard, refuseManagedFlags, requireManagedEnforcers } from './managed-enforcement.js';
 import { permissionRequest } from './permission-request.js';
@@ -174,6 +176,10 @@ export class Kernel implements KernelApi {
   private readonly lifecycle: PluginLifecycle;
   private readonly resolvedConfig: ResolvedConfig;
   private readonly pluginConfig = new Map<string, unknown>();
+  /** Configured plugins' sections as read for them (what TOKENS.Config's section() gives for those keys). */
+  private readonly configuredSections = new Map<string, unknown>();
+  /** Plugins the user's own file requires (or lists and they require themselves), with where. */
+  private readonly requiredByUser = new Map<MewcodePlugin, string | undefined>();
   /** Configured plugins' import times by name (`--debug-boot`). */
   private readonly loadTimes = new Map<string, number>();
   private readonly essential = new Set<string>();
@@ -212,7 +218,7 @@ export class Kernel implements KernelApi {
     recordRawHooks(this, this.#raw);
     this.output = new OutputRoute(this.#raw, () => reporterOutput(new StderrReporter()));
     if (options.reporter) this.output.attach(reporterOutput(options.reporter));
-    this.resolvedConfig = frozenConfig(options.config ?? emptyConfig);
+    this.resolvedConfig = frozenConfig(options.config ?? emptyConfig, this.configuredSections);
     this.cli = options.cli;
     this.chain = new PermissionChain({
       isEssential: (plugin) => this.essential.has(plugin),
@@ -314,11 +320,13 @@ export class Kernel implements KernelApi {
     external.push(...(await loadAddedPlugins(this.options.added, { policy: this.managedPolicy, projectRoot: this.options.projectRoot, trust: this.options.trust, warn: (message) => this.warn(message) })));
     const sources = new Map(external.map(({ plugin, spec }) => [plugin, spec.spec]));
     for (const { plugin, loadMs } of external) this.loadTimes.set(plugin.name, loadMs);
+    const userDir = path.join(this.options.homeDir, '.mewcode');
     for (const { plugin, spec } of external) {
-      if (!spec.required) continue;
-      const managedBy = this.managedRequirement(spec);
+      const managedBy = spec.required ? this.managedRequirement(spec) : undefined;
       if (managedBy !== undefined) this.requiredByManaged.set(plugin, managedBy);
-      else this.requiredByConfig.add(plugin);
+      else if (spec.required) this.requiredByConfig.add(plugin);
+      // A user-level entry resolves from ~/.mewcode first (plugin-specs.ts): its section is the user's alone.
+      if (managedBy === undefined && (spec.required || plugin.required) && spec.from[0] === userDir) this.requiredByUser.set(plugin, spec.requiredAt);
     }
     const byProject = new Set(settings.disable.filter((_, index) => configScopeAt(this.resolvedConfig, ['disable', index]) !== 'user'));
     const plugins = resolvePluginSet(
@@ -397,8 +405,43 @@ export class Kernel implements KernelApi {
         continue;
       }
       owners.set(key, plugin.name);
-      this.pluginConfig.set(key, deepFreeze(readSection(this.resolvedConfig, plugin.config, (m) => this.warn(m))));
+      const source = this.sectionSourceOf(plugin, key);
+      this.pluginConfig.set(key, deepFreeze(parseSectionFrom(source, plugin.config, this.resolvedConfig, (m) => this.warn(m))));
+      if (!this.readByBuild(key)) this.configuredSections.set(key, source.value);
     }
+    // Sections a configured plugin reads raw (`configKeys`) come from the same places.
+    for (const plugin of plugins) {
+      for (const key of plugin.configKeys ?? []) {
+        if (owners.has(key) || this.readByBuild(key)) continue;
+        owners.set(key, plugin.name);
+        this.configuredSections.set(key, this.sectionSourceOf(plugin, key).value);
+      }
+    }
+    const managedFileOf = (name: string | undefined): string | undefined => {
+      const plugin = [...this.requiredByManaged.keys()].find((candidate) => candidate.name === name);
+      const where = plugin && this.requiredByManaged.get(plugin);
+      return this.managedPolicy.plugins.find((entry) => entry.where === where)?.file;
+    };
+    refuseUnreadManagedSections(this.managedPolicy, (section) => managedFileOf(owners.get(section.key)) === section.file);
+  }
+
+  /** Where a plugin's section `key` is read from: the build's, the managed file's, the user's, or the configuration's. */
+  private sectionSourceOf(plugin: MewcodePlugin, key: string): SectionSource {
+    const where = this.requiredByManaged.get(plugin);
+    const managedFile = where === undefined ? undefined : this.managedPolicy.plugins.find((entry) => entry.where === where)?.file;
+    const anchor: SectionAnchor = this.options.plugins.includes(plugin)
+      ? { kind: 'build' }
+      : managedFile !== undefined
+        ? { kind: 'managed', file: managedFile }
+        : this.requiredByUser.has(plugin)
+          ? { kind: 'user', requiredAt: this.requiredByUser.get(plugin) }
+          : { kind: 'configured' };
+    return sectionSource(plugin.name, key, anchor, { config: this.options.config ?? emptyConfig, policy: this.managedPolicy, trust: this.options.trust, warn: (m) => this.warn(m) });
+  }
+
+  /** A key the kernel or a plugin of the build reads: what the build reads stays the merged configuration's. */
+  private readByBuild(key: string): boolean {
+    return (KERNEL_SECTION_KEYS as readonly string[]).includes(key) || this.options.plugins.some((plugin) => plugin.config?.key === key || plugin.configKeys?.includes(key));
   }
 
   /** Each top-level key of a config file that neither the kernel nor a plugin of this run reads, once. */

@@ -26,6 +26,22 @@ export interface ConfigLayerInfo {
   pluginsLine?: number;
 }
 
+/** One file's own value of a top-level section, before the layers are merged. */
+export interface FileSection {
+  layer: ConfigLayerName;
+  file: string;
+  /** `file:line:col` of the key in that file. */
+  at: string;
+  /** That file's own value. */
+  value: unknown;
+}
+
+/** A section merged from some of the files only (the same merge rules), with where each value is. */
+export interface PartialSection {
+  value: unknown;
+  locate(path: ConfigPath): string | undefined;
+}
+
 export interface ResolvedConfig {
   readonly layers: readonly ConfigLayerInfo[];
   /** Merged raw value of a top-level section (merge rules per section in docs/kernel.md, "Configuration"). */
@@ -39,4 +55,13 @@ export interface ResolvedConfig {
    * ones no section reads (a misspelt `max_turn:`). Absent in a configuration built by hand.
    */
   readonly fileKeys?: readonly { key: string; at: string }[];
+  /**
+   * The files that set the top-level section `key`, lowest precedence first (what workspace trust
+   * left out not included). The kernel reads a configured plugin's section only from the files
+   * strong enough for it (kernel/plugin-section-sources.ts); it does not hand these two to
+   * plugins. Absent in a configuration built by hand.
+   */
+  sectionFiles?(key: string): readonly FileSection[];
+  /** The section `key` merged from only the files `keep` accepts. Absent in a configuration built by hand. */
+  sectionFrom?(key: string, keep: (file: FileSection) => boolean): PartialSection;
 }

@@ -34,10 +34,26 @@ export interface ManagedPlugin {
   where: string;
 }
 
+/**
+ * The configuration section of a plugin a managed file lists (`orgpol:` beside `plugins: [org-policy]`).
+ * Kept as read: only the plugin's own parser, known once it is loaded, can check it; the kernel
+ * ends the run when no plugin that file lists reads this key, or its parser refuses the value.
+ */
+export interface ManagedSection {
+  key: string;
+  value: unknown;
+  /** The managed file that holds it. */
+  file: string;
+  /** `file:line:col` of the key. */
+  where: string;
+}
+
 export interface ManagedPolicy {
   /** The managed files read, in order (the system file first); empty when there are none. */
   readonly files: readonly string[];
   readonly plugins: readonly ManagedPlugin[];
+  /** The sections of the plugins the files list (absent: none). A managed plugin reads its section from here only. */
+  readonly sections?: readonly ManagedSection[];
   /**
    * Only the build's plugins and the managed ones load: a plugin named in a user's or a project's
    * configuration is not imported at all (in-process code is beyond any check the kernel makes).
@@ -80,6 +96,7 @@ export function isEmptyPolicy(policy: ManagedPolicy): boolean {
 export function describePolicy(policy: ManagedPolicy): string[] {
   const lines: string[] = [];
   for (const plugin of policy.plugins) lines.push(`requires plugin ${plugin.use} (${plugin.where})`);
+  for (const section of policy.sections ?? []) lines.push(`configures the section ${section.key} of a managed plugin (${section.where})`);
   if (policy.managedPluginsOnly) lines.push(`only the build's and the managed plugins load: configured plugins are not imported, Claude Code plugins not read (${policy.managedPluginsOnly.where})`);
   const { permissions, sandbox, mcp } = policy;
   if (permissions.deny.length > 0) lines.push(`deny rules: ${permissions.deny.map((r) => r.rule).join(', ')}`);

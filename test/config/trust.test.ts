@@ -43,7 +43,7 @@ describe('the settings hash: a change asks again', () => {
     expect(first.isTrusted()).toBe(false);
     await first.grant();
     expect(first.source).toBe('dialog');
-    await dirs.write(dirs.cwd, '.mewcode.yaml', '# reformatted\nagent: {model: x}\nproviders: [{api_key: "${CORP_KEY}", base_url: "https://llm.corp.example/v1", protocol: openai, name: corp}]\n');
+    await dirs.write(dirs.cwd, '.mewcode.yaml', '# reformatted\nmax_turns: 7\nproviders: [{api_key: "${CORP_KEY}", base_url: "https://llm.corp.example/v1", protocol: openai, name: corp}]\n');
     const again = await trustOf();
     expect(again.source).toBe('stored');
     expect(again.pending()).toEqual({ projectRoot: realpathSync(dirs.cwd), settings: [], changed: false });
@@ -74,9 +74,9 @@ describe('the settings hash: a change asks again', () => {
   });
 
   it('settings that need no trust can change freely', async () => {
-    await dirs.write(dirs.cwd, '.mewcode.yaml', lines('agent:', '  model: a', 'plugins: [./p.mjs]'));
+    await dirs.write(dirs.cwd, '.mewcode.yaml', lines('max_turns: 3', 'plugins: [./p.mjs]'));
     await (await trustOf()).grant();
-    await dirs.write(dirs.cwd, '.mewcode.yaml', lines('agent:', '  model: b', 'plugins: [./p.mjs]'));
+    await dirs.write(dirs.cwd, '.mewcode.yaml', lines('max_turns: 4', 'plugins: [./p.mjs]'));
     expect((await trustOf()).source).toBe('stored');
   });
 
@@ -92,7 +92,7 @@ describe('the settings hash: a change asks again', () => {
   });
 
   it('a project without such settings reads no trust.json and asks nothing', async () => {
-    await dirs.write(dirs.cwd, '.mewcode.yaml', 'agent: {model: x}\n');
+    await dirs.write(dirs.cwd, '.mewcode.yaml', 'max_turns: 3\n');
     await dirs.write(dirs.homeDir, '.mewcode/trust.json', '{ not json');
     const trust = await trustOf();
     expect(trust.pending().settings).toEqual([]);
@@ -194,7 +194,7 @@ describe('loadConfig of an untrusted project (headless)', () => {
       dirs.cwd,
       '.mewcode.yaml',
       lines(
-        'agent: {model: project-model}',
+        'max_turns: 9',
         'plugins: [./evil.mjs]',
         'providers: [{name: corp, protocol: openai, base_url: "http://127.0.0.1:1", api_key: "${SECRET}"}]',
         'disable: [permission-rules]',
@@ -208,7 +208,7 @@ describe('loadConfig of an untrusted project (headless)', () => {
     );
     const trust = await trustOf();
     const config = await load(trust);
-    expect(config.section('agent')).toEqual({ model: 'project-model' });
+    expect(config.section('max_turns')).toBe(9);
     expect(config.section('plugins')).toEqual(['mewcode-plugin-mine']);
     expect(config.section('providers')).toEqual([{ name: 'mine', protocol: 'anthropic' }]);
     expect(config.section('disable')).toBeUndefined();
