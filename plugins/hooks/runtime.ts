@@ -229,8 +229,8 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
         } catch (error) {
           if (!(error instanceof UnknownInputField)) throw error;
           // Run as if not asked, the call would escape what the hook meant: refused, and the user told.
-          const reason = `hook ${by(rewrite)}: ${error.message}; the call was not run`;
-          kernel.warn(`hooks: ${reason}`);
+          const reason = `${error.message}; the call was not run`;
+          kernel.warn(`hooks: hook ${by(rewrite)}: ${reason}`);
           return { ...next, decision: 'deny', reason, by: by(rewrite) };
         }
       }
