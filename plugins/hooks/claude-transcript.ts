@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import { claudeToolName } from '../../sdk/claude-tool-names.js';
+import { claudeToolInput } from './claude-tool-inputs.js';
 import { prepareSessionDirectory, replaceFile, sessionDirectory, writeFully } from '../../sdk/session-files.js';
 import { openProjectStateFile } from '../../sdk/project-state-dir.js';
 import type { SessionContext } from '../../types/hooks.js';
@@ -93,7 +94,7 @@ export class ClaudeTranscripts {
       messages = this.pending.get(key) ?? [];
       this.pending.delete(key);
     }
-    for (const message of messages) for (const entry of claudeEntries(message)) lines.push(this.line(state, context, entry));
+    for (const message of messages) for (const entry of claudeEntries(message, { projectRoot: context.projectRoot, homeDir: context.homeDir })) lines.push(this.line(state, context, entry));
     const text = lines.join('');
     // First write in this process: the whole file (a resumed session's history is all in `messages`).
     if (fresh || !existsSync(file)) {
@@ -118,8 +119,11 @@ export class ClaudeTranscripts {
   }
 }
 
-/** One MewCode message as Claude Code's transcript entries (a tool message: one per result). */
-export function claudeEntries(message: Message): Record<string, unknown>[] {
+/**
+ * One MewCode message as Claude Code's transcript entries (a tool message: one per result); a
+ * call's input in Claude's fields, as the hook payloads give it (paths resolved from `where`).
+ */
+export function claudeEntries(message: Message, where: { projectRoot: string; homeDir?: string }): Record<string, unknown>[] {
   if (message.role === 'user') {
     const only = message.content.length === 1 && message.content[0]!.type === 'text' ? message.content[0]!.text : undefined;
     const content = only ?? message.content.map((block) => (block.type === 'text' ? block : { type: 'image', source: { type: 'base64', media_type: block.mediaType, data: block.data } }));
@@ -127,10 +131,14 @@ export function claudeEntries(message: Message): Record<string, unknown>[] {
   }
   if (message.role === 'assistant') {
     const blocks: Record<string, unknown>[] = message.content.map((block) => (block.type === 'text' ? { type: 'text', text: block.text } : block.type === 'thinking' ? { type: 'thinking', thinking: block.thinking, signature: block.signature } : { type: 'redacted_thinking', data: block.data }));
-    for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: claudeToolName(call.name), input: parsedInput(call.input) });
+    for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: claudeToolName(call.name), input: claudeInput(call.name, parsedInput(call.input), where) });
     return [{ type: 'assistant', message: { role: 'assistant', content: blocks } }];
   }
   return message.results.map((result) => ({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: result.toolCallId, content: result.content, is_error: result.isError }] } }));
+}
+
+function claudeInput(tool: string, input: unknown, where: { projectRoot: string; homeDir?: string }): unknown {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) ? claudeToolInput(tool, input as Record<string, unknown>, where.projectRoot, where.homeDir) : input;
 }
 
 /** The call's arguments as an object (the model's raw text when it is not JSON). */

@@ -3,9 +3,9 @@
  * MewCode: event names, the tool names matchers and payloads speak, `tool_input` field names, the
  * matcher syntax and the default timeouts.
  */
-import path from 'node:path';
 export { claudeToolName, toolNameAliases } from '../../sdk/claude-tool-names.js';
-import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
+// Each built-in tool's input in Claude's field names, and back: one table per tool.
+export { claudeToolInput, fromClaudeToolInput, UnknownInputField } from './claude-tool-inputs.js';
 import { displayPath, toolPathAbsolute } from '../../sdk/file-tool-support/tool-path.js';
 import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 export const CLAUDE_EVENTS = [
@@ -67,17 +67,8 @@ export const AFTER_TOOL: ReadonlySet<string> = new Set(['PostToolUse', 'PostTool
  */
 export const TELL_ONLY: ReadonlySet<string> = new Set(['InstructionsLoaded']);
 
-/** The file tools: Claude's `file_path` (absolute, as Claude Code gives it) whichever name the call used. */
+/** The file tools, whose path Claude calls `file_path`. */
 const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'write_file', 'edit_file']);
-
-/** Claude's field beside ours; a path is made absolute (a leading `~` is the home, as for the tools), as Claude Code gives it. */
-export function claudeToolInput(tool: string, input: Record<string, unknown>, projectRoot: string, homeDir?: string): Record<string, unknown> {
-  if (!FILE_TOOLS.has(tool)) return input;
-  // The kernel renamed the old `path` for the built-in tools; a stored call or another
-  // implementation of the name may still carry it.
-  const file = filePathOf(input);
-  return typeof file === 'string' ? { ...input, file_path: homeDir === undefined ? path.resolve(projectRoot, file) : toolPathAbsolute(file, projectRoot, homeDir) } : input;
-}
 
 /** The tools whose `path` names a file or directory a rule may judge (the file tools' older name, glob's and grep's folder). */
 const PATH_TOOLS: ReadonlySet<string> = new Set([...FILE_TOOLS, 'glob', 'grep']);
@@ -95,21 +86,6 @@ export function ownToolInput(tool: string, input: Record<string, unknown>, proje
   const normal = (value: string): string => displayPath(toolPathAbsolute(value, projectRoot, homeDir), projectRoot);
   for (const field of ['file_path', 'path']) if (typeof out[field] === 'string') out[field] = normal(out[field] as string);
   if (FILE_TOOLS.has(tool) && typeof out.file_path === 'string' && !('path' in input)) out.path = out.file_path;
-  return out;
-}
-
-/** An `updatedInput` in Claude's names back in the call's (a field only Claude's name carries wins). */
-export function fromClaudeToolInput(tool: string, input: Record<string, unknown>, original: Record<string, unknown>, projectRoot: string, homeDir?: string): Record<string, unknown> {
-  if (!FILE_TOOLS.has(tool) || !('file_path' in input)) return input;
-  const out = { ...input };
-  // A script that changed Claude's field meant it; one that copied it back unchanged did not.
-  const changed = input.file_path !== claudeToolInput(tool, original, projectRoot, homeDir).file_path;
-  if ('file_path' in original) {
-    if (!changed) out.file_path = original.file_path;
-    return out;
-  }
-  if (changed || !('path' in input)) out.path = input.file_path;
-  delete out.file_path;
   return out;
 }
 

@@ -11,7 +11,7 @@ import { agentTypeNames, claudeAgentType } from '../../types/subagents.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { compileConditions } from './conditions.js';
 import { HookDispatcher, type DispatcherDeps, type RuleResult } from './dispatcher.js';
-import { claudeToolInput, claudeToolName, fromClaudeToolInput, ownToolInput, toolNameAliases, type ClaudeEvent } from './events.js';
+import { claudeToolInput, claudeToolName, fromClaudeToolInput, ownToolInput, toolNameAliases, UnknownInputField, type ClaudeEvent } from './events.js';
 import { HookLog } from './hook-log.js';
 import { loadHookRules, type HookRule } from './settings.js';
 import { loadPluginHooks } from './plugin-hooks.js';
@@ -223,7 +223,17 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
       const next = { ...decision, additionalContext: [...decision.additionalContext] };
       for (const entry of results) if (entry.result.additionalContext) next.additionalContext.push(entry.result.additionalContext);
       const rewrite = results.find((entry) => entry.result.updatedInput && entry.result.permission !== 'deny');
-      if (rewrite) next.input = fromClaudeToolInput(context.call.name, rewrite.result.updatedInput!, input, context.projectRoot, context.homeDir);
+      if (rewrite) {
+        try {
+          next.input = fromClaudeToolInput(context.call.name, rewrite.result.updatedInput!, input, context.projectRoot, context.homeDir);
+        } catch (error) {
+          if (!(error instanceof UnknownInputField)) throw error;
+          // Run as if not asked, the call would escape what the hook meant: refused, and the user told.
+          const reason = `${error.message}; the call was not run`;
+          kernel.warn(`hooks: hook ${by(rewrite)}: ${reason}`);
+          return { ...next, decision: 'deny', reason, by: by(rewrite) };
+        }
+      }
       // `continue: false` overrides every decision (Claude Code): the call does not run and the run
       // ends after this batch of calls; the stopReason is the user's, the model is told only who.
       const stopped = results.find((entry) => entry.result.stop !== undefined);

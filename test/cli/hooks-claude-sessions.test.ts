@@ -104,7 +104,7 @@ test('the sub-agent tool is Task to hook matchers and payloads; subagent events 
     const result = await s.run(['-p', 'delegate it']);
     expect(result.code).toBe(0);
     const seen = records(log);
-    expect(seen.find((r) => r.label === 'pre')).toMatchObject({ tool_name: 'Task', tool_input: { subagent_type: 'explore', prompt: 'List the files' } });
+    expect(seen.find((r) => r.label === 'pre')).toMatchObject({ tool_name: 'Task', tool_input: { subagent_type: 'Explore', prompt: 'List the files' } });
     expect(seen.find((r) => r.label === 'post')).toMatchObject({ tool_name: 'Task' });
     expect(seen.find((r) => r.label === 'substart')).toMatchObject({ hook_event_name: 'SubagentStart', agent_type: 'Explore' });
     expect(seen.find((r) => r.label === 'substop')).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'Explore' });
