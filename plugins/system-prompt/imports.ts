@@ -12,7 +12,8 @@
  * - the user's own file imports files in the home. A file there that lies in the project is held
  *   to the project as above (a link a repository commits pointing at `~/.ssh/id_rsa` stays out); others are
  *   the user's own and may be links (dotfile managers make them).
- * Everywhere: the read rules' denied (or asked-about) files are left out, as are git's own files
+ * Everywhere: the read rules' denied (or asked-about) files are left out (the whole permission
+ * chain, policy plugins included, then judges every file kept: judged-reads.ts), as are git's own files
  * (`.git/config` may hold a token in a remote URL), binary and non-UTF-8 files; each file is capped like an instruction file and all imports together at
  * MAX_IMPORTED_BYTES. Every refusal is a warning naming the importing file, its line and the path.
  */
@@ -33,9 +34,13 @@ export type ImportScope = { kind: 'project'; root: string } | { kind: 'user' };
 
 export interface ImportedFile {
   file: string;
+  /** Where the file really is (links followed): the permission chain judges this path too. */
+  realPath: string;
   text: string;
   truncated: boolean;
   importedBy: string;
+  /** The importing file's line and the path as written there (for warnings about this import). */
+  importedAt: { line: number; written: string };
 }
 
 export interface ImportContext {
@@ -181,7 +186,7 @@ export function followImports(importer: string, text: string, scope: ImportScope
     context.included.add(read.realPath);
     if (read.text.trim() === '') continue;
     context.bytes.total += bytes;
-    out.push({ file, text: read.text, truncated: read.truncated, importedBy: importer });
+    out.push({ file, realPath: read.realPath, text: read.text, truncated: read.truncated, importedBy: importer, importedAt: { line: mention.line, written } });
     out.push(...followImports(file, read.text, place, depth + 1, context));
   }
   return out;

@@ -23,8 +23,12 @@ export interface InstructionFile {
   file: string;
   text: string;
   truncated: boolean;
+  /** Where the file really is (links followed): the permission chain judges this path too. */
+  realPath?: string;
   /** Set on a file an `@path` import brought in: the file that imports it. */
   importedBy?: string;
+  /** With `importedBy`: the importing file's line and the path as written there. */
+  importedAt?: { line: number; written: string };
   /** Whose it is (an imported file is its instruction file's): the user's, the project's, the local one. */
   memoryType?: InstructionMemoryType;
 }
@@ -101,7 +105,7 @@ export function readInstructionFiles(
     imports.included.add(read.realPath);
     if (read.text.trim() === '') continue;
     const memoryType = memoryTypeOf(file, user === true);
-    found.push({ file, text: read.text, truncated: read.truncated, memoryType });
+    found.push({ file, realPath: read.realPath, text: read.text, truncated: read.truncated, memoryType });
     for (const imported of followImports(file, read.text, root !== undefined ? { kind: 'project', root } : { kind: 'user' }, 0, imports)) found.push({ ...imported, memoryType });
   }
   return found;

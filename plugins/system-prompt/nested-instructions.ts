@@ -74,7 +74,7 @@ export class NestedInstructions {
     if (read.truncated) this.warn(`${file} is larger than the instruction limit; only its start is used`);
     const memoryType = memoryTypeOf(file, false);
     const context: ImportContext = { homeDir: this.homeDir, projectRoot: root, maxFileBytes: MAX_INSTRUCTION_BYTES, warn: this.warn, hidden: this.hidden, included: this.included, bytes: this.bytes };
-    return [{ file, text: read.text, truncated: read.truncated, memoryType }, ...followImports(file, read.text, { kind: 'project', root }, 0, context).map((imported) => ({ ...imported, memoryType }))];
+    return [{ file, realPath: read.realPath, text: read.text, truncated: read.truncated, memoryType }, ...followImports(file, read.text, { kind: 'project', root }, 0, context).map((imported) => ({ ...imported, memoryType }))];
   }
 }
 

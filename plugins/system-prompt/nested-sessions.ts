@@ -6,6 +6,9 @@
  * new process may load a file again, which is harmless. After a compaction (the summary may have
  * dropped them) each may load again.
  *
+ * Each file (and import) is judged by the permission chain as a read_file of it by the agent whose
+ * call brought it, in that call's mode (judged-reads.ts): a refused one stays out, with a warning.
+ *
  * The tap runs after the policies and the user's PostToolUse hooks (they see the tool's own
  * output, as in Claude Code), so the text it adds passes the required plugins (a DLP) itself.
  */
@@ -13,6 +16,7 @@ import type { SessionContext } from '../../types/hooks.js';
 import type { KernelApi } from '../../types/plugin.js';
 import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
 import { toolPathAbsolute } from '../../sdk/file-tool-support/tool-path.js';
+import { keepJudged, type ReadingSession, type ReadJudge } from './judged-reads.js';
 import type { LoadListeners } from './load-listeners.js';
 import { NestedInstructions, renderNested } from './nested-instructions.js';
 
@@ -29,6 +33,7 @@ export class NestedSessions {
     private readonly hidden: () => ((absolutePath: string) => boolean) | undefined,
     private readonly warn: (message: string) => void,
     private readonly listeners: LoadListeners,
+    private readonly judgeFor: (who: ReadingSession) => ReadJudge,
   ) {}
 
   tap(name: string): void {
@@ -38,7 +43,10 @@ export class NestedSessions {
       const written = filePathOf(context.input);
       if (typeof written !== 'string' || written === '') return result;
       const trigger = toolPathAbsolute(written, context.projectRoot, context.homeDir);
-      const files = this.of(context).load(trigger);
+      const found = this.of(context).load(trigger);
+      if (found.length === 0) return result;
+      const who: ReadingSession = { sessionId: context.sessionId, agentId: context.agentId, ...(context.parentAgentId ? { parentAgentId: context.parentAgentId } : {}), projectRoot: context.projectRoot, mode: context.mode };
+      const files = await keepJudged(found, this.judgeFor(who), this.warn);
       if (files.length === 0) return result;
       const session = sessionOf(context);
       await this.listeners.tell(files.map((file) => ({
