@@ -7,7 +7,9 @@
  * `bash` tool, postToolUse, so the OS sandbox, the blacklist, the rules and a policy plugin's
  * hooks apply unchanged. Like Claude Code it never prompts: a command not allowed outright, or one
  * that fails, stops the whole invocation. Shared by command files and SKILL.md bodies (both plugins
- * run `!` lines this one way).
+ * run `!` lines this one way). The run's cancel (`signal`) reaches the bash call as a cancelled
+ * model call's does: its process group is killed (an editor's terminal: killed, then released),
+ * and no later line starts.
  */
 import { runnableText, SHELL_COMMAND, shellCommandOf } from './command-files.js';
 import { isShellInert } from '../types/claude-plugins.js';
@@ -46,6 +48,18 @@ const NO_OUTPUT = '(no output)';
 
 export class ShellLineError extends Error {}
 
+/**
+ * The call id of a command's `n`th `!` line (from 1), named in `permissionDecided`, the hooks and a
+ * launcher's request: a front end that shows the line's editor terminal (ui-acp) knows it by it.
+ */
+export function shellLineCallId(n: number): string {
+  return `custom-command-${n}`;
+}
+
+export function isShellLineCallId(id: string): boolean {
+  return /^custom-command-\d+$/.test(id);
+}
+
 export async function runShellLines(
   body: string,
   commands: readonly string[],
@@ -53,13 +67,17 @@ export async function runShellLines(
   session: AgentSession,
   mode: PermissionMode,
   label: string,
+  signal?: AbortSignal,
 ): Promise<string> {
   if (commands.length === 0) return body;
   const bash = registeredTool(kernel, 'bash');
   if (!bash) throw new ShellLineError(`${label}: its !\`command\` lines need the bash tool, which this build does not have`);
   const outputs: string[] = [];
   for (const [index, command] of commands.entries()) {
-    const called = await callAsPlugin(kernel, { toolName: bash.name, input: { command }, callId: `custom-command-${index + 1}`, session, mode, signal: AbortSignal.timeout(120_000) });
+    if (signal?.aborted) throw new ShellLineError(`${label}: cancelled before !\`${command}\` ran`);
+    const limit = AbortSignal.timeout(120_000);
+    const called = await callAsPlugin(kernel, { toolName: bash.name, input: { command }, callId: shellLineCallId(index + 1), session, mode, signal: signal ? AbortSignal.any([signal, limit]) : limit });
+    if (signal?.aborted) throw new ShellLineError(`${label}: cancelled while !\`${command}\` ran (it was stopped)`);
     if (!called.allowed) {
       throw new ShellLineError(`${label}: shell command permission check failed for !\`${command}\` (${called.content}). Commands in a custom command never ask: allow it with a permission rule first.`);
     }

@@ -187,14 +187,17 @@ export class AgentSessionImpl implements AgentSession {
   }
 
   /** The user's request (`/compact`): a preCompact tap's block stops it (kernel/compaction.ts). */
-  compact(mode: PermissionMode = 'default', options: { focus?: string } = {}): Promise<boolean> {
+  compact(mode: PermissionMode = 'default', options: { focus?: string; signal?: AbortSignal } = {}): Promise<boolean> {
     return this.#compactLocked(mode, options, true);
   }
 
-  async #compactLocked(mode: PermissionMode, options: { focus?: string }, userAsked: boolean): Promise<boolean> {
+  async #compactLocked(mode: PermissionMode, options: { focus?: string; signal?: AbortSignal }, userAsked: boolean): Promise<boolean> {
+    if (options.signal?.aborted) return false;
     const release = await this.#lock.acquire();
     try {
-      return await this.#compactWith('manual', mode, (event) => this.#route(event), undefined, options.focus, userAsked);
+      // Cancelled while waiting for a run to end: nothing was started.
+      if (options.signal?.aborted) return false;
+      return await this.#compactWith('manual', mode, (event) => this.#route(event), options.signal, options.focus, userAsked);
     } finally {
       release();
     }

@@ -12,14 +12,13 @@
  * MewCode's own commands (`builtin`: /help, /clear, /compact…) are the program's, as Claude Code's
  * built-in ones: no hook; one that expanded to a prompt would pass both when run.
  */
-import type { Command, CommandResult, CommandScope } from '../types/commands.js';
+import type { Command, CommandContext, CommandResult, CommandScope } from '../types/commands.js';
 import type { KernelHooks, PromptExpansionContext } from '../types/hooks.js';
-import type { PermissionMode } from '../types/permissions.js';
 import type { AgentSession } from '../types/session.js';
 import { bindJudgement, judgeTypedLine, typedLine } from './prompt-judgement.js';
 
 export function expandingCommand(command: Command, scope: CommandScope, hooks: KernelHooks): Command {
-  const run = async (session: AgentSession, args: string, context: { mode: PermissionMode }): Promise<CommandResult> => {
+  const run = async (session: AgentSession, args: string, context: CommandContext): Promise<CommandResult> => {
     const runContext = {
       sessionId: session.sessionId,
       agentId: session.agentId,
@@ -36,9 +35,10 @@ export function expandingCommand(command: Command, scope: CommandScope, hooks: K
     bindJudgement(judged.judgement, result.prompt);
     return { ...result, judged: judged.judgement };
   };
-  const expanded = async (session: AgentSession, args: string, context: { mode: PermissionMode }, runContext: Omit<PromptExpansionContext, 'command' | 'args' | 'scope' | 'prompt' | 'source'>): Promise<CommandResult> => {
+  const expanded = async (session: AgentSession, args: string, context: CommandContext, runContext: Omit<PromptExpansionContext, 'command' | 'args' | 'scope' | 'prompt' | 'source'>): Promise<CommandResult> => {
     const result = await command.run(session, args, context);
-    if (result.prompt === undefined || result.isError) return result;
+    // Cancelled: no expansion hook runs for a prompt that will not be sent.
+    if (result.prompt === undefined || result.isError || context.signal?.aborted) return result;
     const expansion: PromptExpansionContext = {
       ...runContext,
       command: command.name,

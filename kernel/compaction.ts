@@ -69,7 +69,9 @@ export async function compactHistory(reason: CompactionReason, deps: CompactionD
     deps.emit({ type: 'compaction_end', reason, changed: false });
     throw error;
   }
-  if (!next) {
+  // Cancelled while the summary was made (a service that answered anyway): the history stays
+  // exactly as it was, never replaced after the user stopped it.
+  if (!next || deps.signal?.aborted) {
     deps.emit({ type: 'compaction_end', reason, changed: false });
     return false;
   }

@@ -48,7 +48,21 @@ export interface Command {
   readonly description: string;
   /** Shown after the name in help, e.g. `<file>`. */
   readonly argumentHint?: string;
-  run(session: AgentSession, args: string, context: { mode: PermissionMode }): Promise<CommandResult>;
+  run(session: AgentSession, args: string, context: CommandContext): Promise<CommandResult>;
+}
+
+/** What a front end gives a command's run. */
+export interface CommandContext {
+  /** The permission mode the line was typed in. */
+  mode: PermissionMode;
+  /**
+   * Aborted when the user cancels (Esc or Ctrl+C in the terminal UI, `session/cancel` from an
+   * editor): a command that waits (a model request, a process) stops, undoes nothing half-done,
+   * and returns. Every front end passes its run's signal; a command that never waits may ignore
+   * it. Whatever a cancelled command returns, the front end reports the line as cancelled (its
+   * output and its prompt are dropped).
+   */
+  signal?: AbortSignal;
 }
 
 /**

@@ -99,8 +99,12 @@ export interface AgentSession extends SessionContext {
   readonly running: boolean;
   /** Run one user prompt through the agent loop. Runs of one session queue (L8). */
   run(options: RunOptions): AsyncIterable<AgentEvent>;
-  /** Compact now (manual); waits for a running run of this session to end (L8). `focus` steers the summary (`/compact <focus>`). */
-  compact(mode?: PermissionMode, options?: { focus?: string }): Promise<boolean>;
+  /**
+   * Compact now (manual); waits for a running run of this session to end (L8). `focus` steers the
+   * summary (`/compact <focus>`). `signal` cancels it: the summary request is aborted and the
+   * history stays exactly as it was (false is returned; `signal.aborted` tells it from "nothing to compact").
+   */
+  compact(mode?: PermissionMode, options?: { focus?: string; signal?: AbortSignal }): Promise<boolean>;
   /** A new session whose parent is this one, starting with none, some or all of this history. */
   fork(options: ForkOptions): AgentSession;
   /** Queue text for this session's next model request (taken once, L2). */

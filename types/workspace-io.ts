@@ -57,6 +57,8 @@ export interface LaunchRequest {
   maxOutputBytes: number;
   /** The tool call this command belongs to (a front end may show its terminal there). */
   toolCallId: string;
+  /** The command as written (bash's `command`), for a front end that shows it; `file`/`args` are what runs. */
+  command?: string;
   /** Output (stdout and stderr interleaved), as it arrives or all at the end; UTF-8 text. */
   onOutput(chunk: Buffer): void;
 }

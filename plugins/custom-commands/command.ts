@@ -18,7 +18,7 @@ import type { TurnGrants } from './turn-grant.js';
 import { callAsPlugin, registeredTool } from '../../config/command-tool-calls.js';
 import { expandInCommand, expandSessionVariables, runShellLines, ShellLineError, takeShellLines, withoutSlots } from '../../config/command-shell-lines.js';
 
-export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: CommandFile, session: AgentSession, args: string, mode: PermissionMode): Promise<CommandResult> {
+export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: CommandFile, session: AgentSession, args: string, mode: PermissionMode, signal?: AbortSignal): Promise<CommandResult> {
   const label = `/${file.name} (${file.file})`;
   // `allowed-tools` pre-approves for the command's own `!` lines and then for its turn; a
   // command that stops without a prompt (a refusal, a failed line, a throw) takes it back.
@@ -81,6 +81,7 @@ export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: Co
           callId: 'custom-command-include',
           session,
           mode,
+          ...(signal ? { signal } : {}),
           perform: async () => {
             const got = await reading();
             return got.ok ? { content: got.text } : { content: got.reason, isError: true };
@@ -92,12 +93,14 @@ export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: Co
     for (const note of included.refused) kernel.warn(`${label}: ${note.slice(1, -1)}`);
     text = included.text;
     try {
-      text = await runShellLines(text, commands.map((c) => c.text), kernel, session, mode, label);
+      text = await runShellLines(text, commands.map((c) => c.text), kernel, session, mode, label, signal);
     } catch (error) {
       if (error instanceof ShellLineError) return { isError: true, output: error.message };
       throw error;
     }
     // An empty prompt would be a request with no message: say so instead (nothing was typed either).
+    // Cancelled while the file was read: nothing is sent, no sub-agent starts.
+    if (signal?.aborted) return { isError: true, output: `${label}: cancelled` };
     if (text.trim() === '') return { isError: true, output: `${label} has no text to send: the file's body is empty; write the prompt below its frontmatter, or pass arguments` };
     if (file.fork) return runForked(text.trim(), session, mode);
     let restore: (() => void) | undefined;
@@ -153,6 +156,7 @@ export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: Co
         ...(role ? { role } : {}),
         ...(file.model ? { model: file.model } : {}),
         ...(denied.length > 0 ? { disallowedTools: denied } : {}),
+        ...(signal ? { signal } : {}),
       });
     } finally {
       endHooks?.();

@@ -59,7 +59,7 @@ function fileCommand(kernel: KernelApi, grants: TurnGrants, file: CommandFile): 
     source: file.file,
     description: withScope(file.description || '(no description)', scopeLabel(file)),
     ...(file.argumentHint ? { argumentHint: file.argumentHint } : {}),
-    run: async (session, args, context) => (await loadRun()).runCommand(kernel, grants, file, session, args, context.mode),
+    run: async (session, args, context) => (await loadRun()).runCommand(kernel, grants, file, session, args, context.mode, context.signal),
   };
 }
 

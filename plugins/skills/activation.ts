@@ -78,6 +78,8 @@ export interface ShellRun {
   kernel: KernelApi;
   session: AgentSession;
   mode: PermissionMode;
+  /** The activation's cancel: the running `!` line is stopped and no later one starts. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -121,7 +123,7 @@ export async function readRendered(skill: Skill, args: string, place: RenderPlac
   }
   if (!run) return { ok: true, fileText: text, shellLines: commands.length, text: replaceSlots(rendered, (index) => `(the output of !\`${commands[index]?.text ?? ''}\` is not shown again: it ran when the skill was activated)`) };
   try {
-    return { ok: true, fileText: text, text: await runShellLines(rendered, commands.map((command) => command.text), run.kernel, run.session, run.mode, label) };
+    return { ok: true, fileText: text, text: await runShellLines(rendered, commands.map((command) => command.text), run.kernel, run.session, run.mode, label, run.signal) };
   } catch (error) {
     if (error instanceof ShellLineError) return { ok: false, message: error.message };
     throw error;
@@ -145,8 +147,10 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
   const skill = catalog.get(name);
   if (!skill) return { kind: 'error', message: unknownSkillMessage(name, catalog.skills) };
   const place = { sessionId: session.sessionId, projectRoot: deps.kernel.projectRoot, trust: deps.trust() };
-  const rendered = await readRendered(skill, args, place, { kernel: deps.kernel, session, mode: mode ?? deps.modeOf(session) ?? 'default' });
+  const rendered = await readRendered(skill, args, place, { kernel: deps.kernel, session, mode: mode ?? deps.modeOf(session) ?? 'default', ...(signal ? { signal } : {}) });
   if (!rendered.ok) return { kind: 'error', message: rendered.message };
+  // Cancelled while it was read or its lines ran: not activated, no sub-agent started.
+  if (signal?.aborted) return { kind: 'error', message: `The skill "${skill.name}" was not activated: cancelled` };
   if (skill.mode === 'inline') {
     const deny = skillDenies(skill);
     deps.active.activate(session, { name: skill.name, args, dir: skill.dir, body: rendered.text, ...(deny ? { deny } : {}) });

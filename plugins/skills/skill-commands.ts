@@ -24,7 +24,7 @@ export function skillCommand(deps: ActivationDeps, skill: Skill): Command {
     ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
     async run(session: AgentSession, args: string, context): Promise<CommandResult> {
       // A fork runs in the mode the user typed the command in (plan mode stays plan mode).
-      const outcome = await activateSkill(deps, session, skill.name, args, undefined, context?.mode);
+      const outcome = await activateSkill(deps, session, skill.name, args, context?.signal, context?.mode);
       if (outcome.kind === 'error') return { output: outcome.message, isError: true };
       if (outcome.kind === 'fork') return { output: outcome.text, isError: outcome.isError };
       const prompt = skillPrompt(outcome.skill.name, args);

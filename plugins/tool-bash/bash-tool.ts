@@ -190,6 +190,7 @@ export class BashTool implements Tool {
             signal,
             maxOutputBytes: this.spillMaxBytes,
             toolCallId: ctx.toolCallId,
+            command: parsed.command,
             onOutput,
           })
         : runInProcessGroup({

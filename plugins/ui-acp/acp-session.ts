@@ -8,6 +8,7 @@
 import { RequestError, type AgentContext, type ContentBlock, type PromptResponse, type RequestPermissionResponse, type SessionUpdate, type StopReason, type ToolCallContent } from '@agentclientprotocol/sdk';
 import { terminalWriter } from '../../config/terminal-safe.js';
 import type { RunningKernel } from '../../types/cli.js';
+import type { CommandResult } from '../../types/commands.js';
 import type { AgentEvent, RunEndReason } from '../../types/events.js';
 import type { NotificationPayload } from '../../types/hooks.js';
 import { noticeLine } from '../../types/notice-line.js';
@@ -19,6 +20,7 @@ import type { EditSnapshots } from './edit-snapshots.js';
 import { historyUpdates } from './history-replay.js';
 import { bypassRefusal, isPermissionMode, modeState, offeredModes } from './modes.js';
 import { ACP_UI_NAME, approvalOutcome, permissionOptions } from './permission-options.js';
+import { CommandLines } from './command-lines.js';
 import { FinalStatuses } from './final-statuses.js';
 import { currentPlan, followPlan } from './plan.js';
 import { promptParts, promptText } from './prompt-text.js';
@@ -66,6 +68,8 @@ export class AcpSession {
   private readonly announced = new Set<string>();
   /** The editor terminals shown in a call (showTerminal): kept in its content once it ended. */
   private readonly terminals = new Map<string, ToolCallContent[]>();
+  /** A running slash command's `!` lines, shown with their editor terminals. */
+  private readonly commandLines = new CommandLines();
   private updates: Promise<void> = Promise.resolve();
   private lastCommands = '';
   /** Notices held until the editor knows the session (releaseNotices); then said as they come. */
@@ -156,8 +160,13 @@ export class AcpSession {
    * A bash call of this turn runs in an editor terminal (editor-io.ts): the editor shows it live in
    * the call. Only for calls the editor was told about (a sub-agent's are not).
    */
-  showTerminal(toolCallId: string, terminalId: string): void {
-    if (!this.announced.has(toolCallId)) return;
+  showTerminal(toolCallId: string, terminalId: string, command?: string): void {
+    if (!this.announced.has(toolCallId)) {
+      // Not a model's call: a running slash command's `!` line, shown as a bash call is (command-lines.ts).
+      const line = this.commandLines.show(toolCallId, terminalId, command);
+      if (line) this.send(line);
+      return;
+    }
     const shown: ToolCallContent[] = [...(this.terminals.get(toolCallId) ?? []), { type: 'terminal', terminalId }];
     this.terminals.set(toolCallId, shown);
     this.send({ sessionUpdate: 'tool_call_update', toolCallId, content: shown });
@@ -216,10 +225,14 @@ export class AcpSession {
       if (slash.kind === 'command') {
         let result;
         try {
-          result = await slash.command.run(this.kernel.session, slash.args, { mode: this.mode });
+          // The turn's signal: session/cancel stops the command (a summary request, a `!` line) as it stops a turn.
+          result = await this.commandRun(slash.command.name, () => slash.command.run(this.kernel.session, slash.args, { mode: this.mode, signal: turn.signal }), turn.signal);
         } catch (error) {
+          if (turn.signal.aborted) return await this.answer('', 'cancelled');
           return await this.answer(`/${slash.command.name} failed: ${error instanceof Error ? error.message : String(error)}`, 'end_turn');
         }
+        // Cancelled: whatever the command said, its output and its prompt are dropped.
+        if (turn.signal.aborted) return await this.answer('', 'cancelled');
         // A userPromptSubmit tap refused the line before the command ran: declined, as a blocked prompt is.
         if (result.prompt === undefined) return await this.answer(result.output ?? '', result.blocked ? 'refusal' : 'end_turn');
         if (result.output) this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${result.output}\n\n` } });
@@ -233,6 +246,19 @@ export class AcpSession {
       this.turn = undefined;
       ended();
       this.advertiseCommands();
+    }
+  }
+
+  /** A slash command's run, its `!` lines' editor terminals shown while it runs and ended after. */
+  private async commandRun(name: string, run: () => Promise<CommandResult>, signal: AbortSignal): Promise<CommandResult> {
+    this.commandLines.begin(name);
+    let failed = true;
+    try {
+      const result = await run();
+      failed = result.isError === true || signal.aborted;
+      return result;
+    } finally {
+      for (const update of this.commandLines.end(failed)) this.send(update);
     }
   }
 

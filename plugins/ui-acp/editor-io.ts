@@ -45,7 +45,7 @@ export interface EditorIoOptions {
    * A terminal was opened for a bash call: the front end can show it in that tool call
    * (`{ type: 'terminal', terminalId }` content). Called before the command is waited for.
    */
-  onTerminal?(toolCallId: string, terminalId: string): void;
+  onTerminal?(toolCallId: string, terminalId: string, command?: string): void;
 }
 
 export const EDITOR_IO_PLUGIN = 'ui-acp-editor-io';
@@ -171,7 +171,7 @@ export class EditorTerminals implements CommandLauncher {
       return { end: 'spawn-error', message: 'the editor answered terminal/create without a terminalId, so the command could not be run in it', elapsedMs: elapsed() };
     }
     try {
-      this.options.onTerminal?.(request.toolCallId, terminal.id);
+      this.options.onTerminal?.(request.toolCallId, terminal.id, request.command);
     } catch {
       // showing the terminal is the front end's business; the command runs regardless
     }

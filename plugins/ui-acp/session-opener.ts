@@ -118,7 +118,7 @@ export async function openAcpSession(context: SubcommandContext, base: Omit<CliO
     return frontEnd.session.sessionId;
   };
   const io = { client: connection.client, sessionId, capabilities: connection.clientCapabilities, cwd: request.cwd };
-  const editorIo = editorIoPlugin({ ...io, onTerminal: (toolCallId, terminalId) => frontEnd.session?.showTerminal(toolCallId, terminalId) });
+  const editorIo = editorIoPlugin({ ...io, onTerminal: (toolCallId, terminalId, command) => frontEnd.session?.showTerminal(toolCallId, terminalId, command) });
   // The diff an edit shows starts from what the edit applies to: the editor's buffer when it has one.
   const readText = editorFiles(io)?.readText;
   const snapshots = new EditSnapshots(readText ? readBeforeFromEditor(readText) : readBeforeFromDisk);

@@ -78,23 +78,13 @@ export class HeadlessUserInterface implements UserInterface {
       this.complain(messageLines('mewcode: ', unknownCommandMessage(unknown, commands)));
       return EXIT_USAGE;
     }
-    if (slash) {
-      const outcome = await runSlashCommand(slash, kernel.session, mode);
-      if (outcome.prompt === undefined) {
-        if (options.outputFormat === 'text') (outcome.isError ? this.complain : this.say)(`${outcome.output}\n`);
-        else print({ type: 'result', subtype: outcome.isError ? 'error_during_execution' : 'success', is_error: outcome.isError, result: outcome.output, command: slash.command.name, session_id: sessionId });
-        return outcome.isError ? EXIT_RUN_ERROR : EXIT_OK;
-      }
-      prompt = outcome.prompt;
-      judged = outcome.judged;
-    }
-
     const controller = new AbortController();
     // SIGHUP too (the terminal closed), and SIGQUIT: the run is cancelled as for Ctrl+C, so a
     // running command is stopped and what follows it (the sandbox's git sweep, the saved session)
-    // still happens. Listening for the whole run, not once: a second Ctrl+C (or signal) while the
-    // run winds down must not end the process in the middle of that clean-up (the run's own
-    // cancellation is bounded: a command gets its grace, then SIGKILL); a third forces the exit.
+    // still happens; a slash command (`-p "/compact"`, a `!` line) is stopped the same way.
+    // Listening for the whole run, not once: a second Ctrl+C (or signal) while the run winds down
+    // must not end the process in the middle of that clean-up (the run's own cancellation is
+    // bounded: a command gets its grace, then SIGKILL); a third forces the exit.
     let signals = 0;
     const onSignal = (signal: (typeof STOP_SIGNALS)[number]): void => {
       signals++;
@@ -104,6 +94,25 @@ export class HeadlessUserInterface implements UserInterface {
     };
     for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
     this.running = controller;
+    const stopListening = (): void => {
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      this.running = undefined;
+    };
+    if (slash) {
+      // It reports its own failures (never throws).
+      let outcome = await runSlashCommand(slash, kernel.session, mode, controller.signal);
+      // Cancelled (Ctrl+C, a stop signal, the reader gone): its prompt, if any, is not run.
+      if (controller.signal.aborted) outcome = { output: outcome.isError ? outcome.output : `/${slash.command.name} was cancelled`, isError: true };
+      if (outcome.prompt === undefined) {
+        stopListening();
+        if (options.outputFormat === 'text') (outcome.isError ? this.complain : this.say)(`${outcome.output}\n`);
+        else print({ type: 'result', subtype: outcome.isError ? 'error_during_execution' : 'success', is_error: outcome.isError, result: outcome.output, command: slash.command.name, session_id: sessionId });
+        return outcome.isError ? EXIT_RUN_ERROR : EXIT_OK;
+      }
+      prompt = outcome.prompt;
+      judged = outcome.judged;
+    }
+
 
     /** What the last model turn said: printed when the run fails or is refused after it began answering. */
     let lastTurnText = '';
@@ -120,8 +129,7 @@ export class HeadlessUserInterface implements UserInterface {
         if (message.type === 'error') this.complain(`mewcode: error: ${message.message}\n`);
       }
     } finally {
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-      this.running = undefined;
+      stopListening();
     }
     if (!result) {
       this.complain('mewcode: error: the run ended without a result\n');

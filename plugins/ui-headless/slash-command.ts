@@ -47,9 +47,10 @@ export interface SlashOutcome {
   judged?: PromptJudgement;
 }
 
-export async function runSlashCommand(call: SlashCall, session: AgentSession, mode: PermissionMode): Promise<SlashOutcome> {
+/** `signal`: the run's cancel (a stop signal, the output's reader gone), which the command may honour. */
+export async function runSlashCommand(call: SlashCall, session: AgentSession, mode: PermissionMode, signal?: AbortSignal): Promise<SlashOutcome> {
   try {
-    const result = await call.command.run(session, call.args, { mode });
+    const result = await call.command.run(session, call.args, { mode, ...(signal ? { signal } : {}) });
     return { output: result.output ?? '', isError: result.isError === true, ...(result.prompt !== undefined ? { prompt: result.prompt } : {}), ...(result.judged ? { judged: result.judged } : {}) };
   } catch (error) {
     return { output: `/${call.command.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };

@@ -14,6 +14,9 @@ import { localCommands, type LocalCommand } from './local-commands.js';
 import { bypassRefusal } from './bypass-refusal.js';
 import { compareNames } from '../../../sdk/plain-intl.js';
 
+/** A cancelled command's line in the scrollback, as the Esc hint says it. */
+const INTERRUPTED = 'Interrupted.';
+
 /** Shift+Tab cycles through these (bypass only by flag or settings: never one key away). */
 export const MODE_CYCLE: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan'];
 
@@ -128,17 +131,26 @@ export class TuiController {
 
   private async runContributed(command: Command, text: string, args: string): Promise<void> {
     this.store.setBusy(true);
+    // Esc and Ctrl+C stop a command as they stop a run (cancel()): a summary request, a `!` line.
+    const controller = new AbortController();
+    this.abort = controller;
     let prompt: string | undefined;
     let judged: PromptJudgement | undefined;
     try {
-      const result = await command.run(this.kernel.session, args, { mode: this.mode });
+      const result = await command.run(this.kernel.session, args, { mode: this.mode, signal: controller.signal });
+      // Cancelled: whatever it returned, its output and its prompt are dropped.
+      if (controller.signal.aborted) {
+        this.store.add({ kind: 'command', text, output: INTERRUPTED, isError: false });
+        return;
+      }
       prompt = result.prompt;
       judged = result.judged;
       const extra = command.name === 'help' ? `\n${this.localHelp()}` : '';
       if (result.output || extra) this.store.add({ kind: 'command', text, output: `${result.output ?? ''}${extra}`, isError: result.isError === true });
     } catch (error) {
-      this.store.add({ kind: 'command', text, output: `/${command.name} failed: ${message(error)}`, isError: true });
+      this.store.add({ kind: 'command', text, output: controller.signal.aborted ? INTERRUPTED : `/${command.name} failed: ${message(error)}`, isError: !controller.signal.aborted });
     } finally {
+      if (this.abort === controller) this.abort = undefined;
       this.store.setBusy(false);
     }
     // Its line already passed userPromptSubmit before the command ran (`judged`): not again.

@@ -113,6 +113,48 @@ describe('/compact', () => {
   });
 });
 
+describe('/compact cancelled', () => {
+  /** A summary that takes long: it ends when its signal aborts (as a model request does), or never honours it. */
+  const slowSummary = (honoursSignal: boolean): CompactionService['compact'] => async (messages, { signal }) => {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, 1_000);
+      if (honoursSignal) signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('the summary request was cancelled'))), { once: true });
+    });
+    return [{ role: 'user', content: [{ type: 'text', text: '(summary)' }] }];
+  };
+
+  it.each([
+    ['a service that aborts its summary request', true],
+    ['a service that ignores the signal and answers late', false],
+  ])('with %s: the command says it was cancelled, and the history is exactly as it was', async (_what, honours) => {
+    const { kernel } = await bootKernel([say('one'), say('two')], [commandsPlugin, compactionPlugin(slowSummary(honours))]);
+    await runPrompt(kernel, 'first');
+    await runPrompt(kernel, 'second');
+    const before = structuredClone(kernel.conversation.messages);
+    const controller = new AbortController();
+    const t0 = Date.now();
+    const running = command(kernel, 'compact').run(kernel.session, 'keep names', { mode: 'default', signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const result = await running;
+    if (honours) expect(Date.now() - t0).toBeLessThan(500);
+    expect(result).toEqual({ isError: true, output: 'Compaction cancelled: the conversation is kept as it is.' });
+    expect(kernel.conversation.messages).toEqual(before);
+    // The session goes on with that history.
+    await runPrompt(kernel, 'third');
+    expect(kernel.conversation.messages).toHaveLength(6);
+  });
+
+  it('already cancelled before it starts: the service is never asked', async () => {
+    let asked = 0;
+    const { kernel } = await bootKernel([say('one')], [commandsPlugin, compactionPlugin(async () => (asked++, []))]);
+    await runPrompt(kernel, 'first');
+    const result = await command(kernel, 'compact').run(kernel.session, '', { mode: 'default', signal: AbortSignal.abort() });
+    expect(result.output).toBe('Compaction cancelled: the conversation is kept as it is.');
+    expect(asked).toBe(0);
+    expect(kernel.conversation.messages).toHaveLength(2);
+  });
+});
+
 describe('slash command names in a prompt', () => {
   it('a command-like first word is a command call; a path is not', () => {
     expect(slashCommandName('/help')).toBe('help');

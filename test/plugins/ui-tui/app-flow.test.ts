@@ -6,6 +6,7 @@ import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import type { Command } from '../../../types/commands.js';
 import { definePlugin } from '../../../types/plugin.js';
+import type { CompactionService } from '../../../types/session.js';
 import { TOKENS } from '../../../types/tokens.js';
 import commands from '../../../plugins/commands/index.js';
 import { App } from '../../../plugins/ui-tui/app/app.js';
@@ -123,6 +124,35 @@ test('Ctrl+C cancels a running call; a second Ctrl+C right after a new run does 
   ui.view.stdin.write(KEYS.ctrlC);
   await until(() => exitCode !== undefined);
   expect(exitCode).toBe(0);
+});
+
+test('Esc and Ctrl+C stop a running command (/compact with a slow summary): "Interrupted.", the history unchanged, the UI free at once', async () => {
+  // A summary that ends only when its request is aborted (or after 10 s), as a model request does.
+  const service: CompactionService = {
+    shouldCompact: () => false,
+    compact: (_messages, { signal }) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => resolve([{ role: 'user', content: [{ type: 'text', text: '(summary)' }] }]), 10_000);
+        signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('the summary request was cancelled'))), { once: true });
+      }),
+  };
+  const compaction = definePlugin({ name: 'test-slow-compaction', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.CompactionService).toConstantValue(service)) });
+  const ui = await start([say('first answer')], [compaction]);
+  await ui.send('hello');
+  await ui.waitFor('first answer');
+  const before = structuredClone(ui.kernel.conversation.messages);
+  for (const key of [KEYS.escape, KEYS.ctrlC]) {
+    await ui.send('/compact');
+    await until(() => ui.store.snapshot.busy, ui.frame);
+    await settle(200);
+    const t0 = Date.now();
+    ui.view.stdin.write(key);
+    await ui.idle();
+    expect(Date.now() - t0).toBeLessThan(1_500);
+    await ui.waitFor('Interrupted.');
+    expect(ui.frame()).not.toMatch(/Compacted the conversation|Compaction failed/);
+    expect(ui.kernel.conversation.messages).toEqual(before);
+  }
 });
 
 test('Shift+Tab cycles default → acceptEdits → plan → default while idle; the mode reaches the run', async () => {
