@@ -191,7 +191,11 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
   // The mode is spelled as Claude Code spells it: a default-mode run under dontAsk is `dontAsk`.
   const modes = new HookModes(kernel);
   const transcripts = new ClaudeTranscripts(kernel, (message) => kernel.warn(message));
-  if (hooks.listensAny()) kernel.hooks.messageAppended.tapPromise(NAME, async (message, context) => transcripts.appended(message, context));
+  if (hooks.listensAny()) {
+    kernel.hooks.messageAppended.tapPromise(NAME, async (message, context) => transcripts.appended(message, context));
+    // The boundary is written when the compaction happens, with its trigger: a later process could only guess it.
+    kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => transcripts.compacted({ trigger: state.reason === 'manual' ? 'manual' : 'auto', preTokens: state.estimatedTokens }, context));
+  }
   const common = (context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Record<string, unknown> => commonFields(context, modes, transcripts);
   const listens = (event: ClaudeEvent, ownEvent: MewcodeEvent = event as MewcodeEvent): boolean => hooks.listens(event) || rules.listens(ownEvent);
   /** Both sources at once; MewCode's rule files first, then the settings files (file order). */
