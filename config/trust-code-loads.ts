@@ -87,6 +87,25 @@ function head(file: string): string | undefined {
 
 type Language = 'js' | 'python' | 'shell' | undefined;
 
+/** Whether a file is Python by its name or its `#!` line (its folder is then one Python searches first: trust-code-python-path.ts). */
+export function isPythonCode(file: string): boolean {
+  if (PY_FILE.test(file)) return true;
+  // Not opened (a Node server loads hundreds of these, and hooks ask before each run): never Python.
+  if (JS_FILE.test(file) || SHELL_FILE.test(file) || /\.(?:json|node|[mc]?js)$/i.test(file) || file.split(path.sep).includes('node_modules')) return false;
+  try {
+    const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const start = Buffer.alloc(256);
+      const read = readSync(fd, start, 0, start.length, 0);
+      return languageOf(file, start.subarray(0, read).toString('utf8').split('\n')[0]!) === 'python';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
 function languageOf(file: string, text: string): Language {
   if (JS_FILE.test(file)) return 'js';
   if (PY_FILE.test(file)) return 'python';

@@ -31,6 +31,8 @@ export interface CachedCode {
   stamps: Record<string, string>;
   /** When the stamps were taken (ms since the epoch). */
   at: number;
+  /** The folders of its Python files: searched first when they run (trust-code-python-path.ts). */
+  pythonDirs: string[];
 }
 
 interface CacheFile {
@@ -78,7 +80,7 @@ export interface CodeCache {
 
 function isCached(value: unknown): value is CachedCode {
   const entry = value as CachedCode | null;
-  return typeof entry === 'object' && entry !== null && typeof entry.digest === 'string' && typeof entry.size === 'number' && typeof entry.loads === 'number' && typeof entry.at === 'number' && typeof entry.stamps === 'object' && entry.stamps !== null;
+  return typeof entry === 'object' && entry !== null && typeof entry.digest === 'string' && typeof entry.size === 'number' && typeof entry.loads === 'number' && typeof entry.at === 'number' && typeof entry.stamps === 'object' && entry.stamps !== null && Array.isArray(entry.pythonDirs) && entry.pythonDirs.every((dir) => typeof dir === 'string');
 }
 
 export function openCodeCache(homeDir: string, projectRoot: string, now: () => number = Date.now): CodeCache {

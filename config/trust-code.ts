@@ -22,7 +22,9 @@
  * and, from each of those, what it loads in turn (trust-code-loads.ts: imports, requires,
  * Python modules, a shell script's files), so a server trusted as it was cannot import a module
  * a sandboxed command rewrote since. Each named file is listed once, its value the hash of its
- * content and of everything it loads.
+ * content and of everything it loads; and each folder Python searches before its standard library
+ * (a script's, `-m`'s current folder, PYTHONPATH) with the names importable from it
+ * (trust-code-python-path.ts), as a module planted there shadows what any import names.
  *
  * Only files inside the project are hashed (what a sandboxed command may rewrite), each by its
  * content (links followed). Past MAX_CODE_FILES files in all, or a file larger than
@@ -36,7 +38,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { shellLineCommands } from './command-files.js';
-import { MAX_PARSED_BYTES, NO_SEARCH_PATHS, type SearchPaths, directLoads, inNodeModules, jsSpecifiers, literalLoads, packageFiles, pythonMainFiles, pythonTextLoads, regularFileSize, resolveJs } from './trust-code-loads.js';
+import { MAX_PARSED_BYTES, NO_SEARCH_PATHS, type SearchPaths, directLoads, inNodeModules, isPythonCode, jsSpecifiers, literalLoads, packageFiles, pythonMainFiles, pythonTextLoads, regularFileSize, resolveJs } from './trust-code-loads.js';
+import { describeImportableNames, importableChangedSince, importableNames } from './trust-code-python-path.js';
 import { type CodeCache, stampOf, stampsOf } from './trust-code-stamps.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
@@ -60,6 +63,8 @@ export interface CodeFile {
   unverifiable?: string;
   /** Which setting names it, e.g. `.mcp.json: mcpServers`. */
   namedBy: string;
+  /** For a folder Python searches before its standard library (`file` is the folder): the names importable from it (trust-code-python-path.ts). */
+  pythonNames?: string[];
 }
 
 /** A setting as the scan found it: its file (relative) and key, and its value (a whole file's text for whole files). */
@@ -199,7 +204,7 @@ const NODE_PRELOAD = /^(?:-r|--require|--import|--loader|--experimental-loader)$
  * code (what it imports), Node's preloads and a script named without its extension (resolved as
  * Node resolves it). Each word list is read from every interpreter in it (`sh -c "node x"`).
  */
-function interpreterFiles(words: readonly string[], bases: readonly string[], root: string, search: SearchPaths): string[] {
+function interpreterFiles(words: readonly string[], bases: readonly string[], root: string, search: SearchPaths, pythonDirs?: Set<string>): string[] {
   const found: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const program = path.basename(words[i]!);
@@ -210,6 +215,8 @@ function interpreterFiles(words: readonly string[], bases: readonly string[], ro
       const word = words[j]!;
       const [option, inline] = word.startsWith('--') && word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
       const value = inline ?? words[j + 1];
+      // `-m` and `-c` search the current folder first (trust-code-python-path.ts).
+      if (python && (option === '-m' || option === '-c') && value !== undefined) for (const base of bases) pythonDirs?.add(base);
       if (python && option === '-m' && value !== undefined) {
         found.push(...pythonMainFiles(value, [...bases, ...search.python]), ...bases.flatMap(topLevelPythonModules));
         break;
@@ -231,7 +238,14 @@ function interpreterFiles(words: readonly string[], bases: readonly string[], ro
       if (word.startsWith('-')) continue;
       // The script: as Node resolves it (one named without its `.js`), or the file itself.
       if (js) for (const base of bases) found.push(...resolveJs(word.startsWith('/') ? word : `./${word}`, base, root, search));
-      else for (const file of bases.map((base) => path.resolve(base, word))) if (isPathStrictlyWithin(root, file) && regularFileSize(file) !== undefined) found.push(file);
+      else {
+        for (const file of bases.map((base) => path.resolve(base, word))) {
+          if (!isPathStrictlyWithin(root, file) || regularFileSize(file) === undefined) continue;
+          found.push(file);
+          // Python searches the script's folder first, whatever the script's name.
+          if (python) pythonDirs?.add(path.dirname(file));
+        }
+      }
       break;
     }
   }
@@ -318,13 +332,18 @@ function runnerCommands(file: string, names: readonly string[] | undefined): str
   return text.split('\n').filter((line) => /^[\t ]+\S/.test(line)).map((line) => line.trim().replace(/^[@-]+/, ''));
 }
 
-/** What commands name: every file (`all`), those certainly run as code (`code`: by an interpreter, a runner, from node_modules), and the search folders their `env` adds. */
+/**
+ * What commands name: every file (`all`), those certainly run as code (`code`: by an interpreter,
+ * a runner, from node_modules), the search folders their `env` adds, and the folders Python
+ * searches before its standard library (`pythonDirs`: `-m`/`-c`'s current folder, a script's, PYTHONPATH).
+ */
 interface Found {
   all: Set<string>;
   code: Set<string>;
   search: { node: string[]; python: string[] };
+  pythonDirs: Set<string>;
 }
-const found = (): Found => ({ all: new Set(), code: new Set(), search: { node: [], python: [] } });
+const found = (): Found => ({ all: new Set(), code: new Set(), search: { node: [], python: [] }, pythonDirs: new Set() });
 
 /** Every `command` / `args` / `env` in a value (any depth: hook lists, server maps…), as file names inside the project. */
 function commandFiles(value: unknown, root: string, into: Found, depth = 0): void {
@@ -341,6 +360,7 @@ function commandFiles(value: unknown, root: string, into: Found, depth = 0): voi
   const search = isMap(value.env) ? searchPathsOf(value.env, bases) : NO_SEARCH_PATHS;
   into.search.node.push(...search.node);
   into.search.python.push(...search.python);
+  for (const dir of search.python) into.pythonDirs.add(dir);
   // An argument may be a script for a shell or an interpreter (`sh -c "node x.js"`): its words too.
   const argv = [...(typeof value.command === 'string' ? shellWords(value.command) : []), ...strings(value.args)];
   const words = [...argv, ...[...strings(value.args), ...envValues].flatMap((arg) => shellWords(arg))];
@@ -349,10 +369,10 @@ function commandFiles(value: unknown, root: string, into: Found, depth = 0): voi
     into.code.add(file);
   };
   for (const word of words) for (const file of wordFiles(word, bases, root)) into.all.add(file);
-  for (const file of interpreterFiles(argv, bases, root, search)) code(file);
+  for (const file of interpreterFiles(argv, bases, root, search, into.pythonDirs)) code(file);
   for (const arg of [...strings(value.args), ...envValues, ...(typeof value.command === 'string' ? [value.command] : [])]) {
     const inner = shellWords(arg);
-    if (inner.length > 1) for (const file of interpreterFiles(inner, bases, root, search)) code(file);
+    if (inner.length > 1) for (const file of interpreterFiles(inner, bases, root, search, into.pythonDirs)) code(file);
   }
   // NODE_OPTIONS are options of every node the entry starts (`--require ./pre`).
   const nodeOptions = isMap(value.env) && typeof value.env.NODE_OPTIONS === 'string' ? value.env.NODE_OPTIONS : undefined;
@@ -465,8 +485,12 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
   const startedAt = Date.now();
   const byFile = new Map<string, string>();
   const into = found();
+  // Folders Python searches before its standard library, and the setting that runs Python there.
+  const pythonDirs = new Map<string, string>();
   for (const setting of settings) {
-    for (const file of await namedFiles(setting, root, into)) if (!byFile.has(file)) byFile.set(file, `${setting.display}: ${setting.key}`);
+    const namedBy = `${setting.display}: ${setting.key}`;
+    for (const file of await namedFiles(setting, root, into)) if (!byFile.has(file)) byFile.set(file, namedBy);
+    for (const dir of into.pythonDirs) if (!pythonDirs.has(dir)) pythonDirs.set(dir, namedBy);
   }
   // The project's NODE_PATH / PYTHONPATH folders, from every entry: what the code imports may be found there.
   const search: SearchPaths = into.search;
@@ -488,6 +512,7 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
     const cached = cache?.get(file);
     if (cached) {
       result.push({ file, namedBy, digest: cached.digest, size: cached.size, loads: cached.loads });
+      for (const dir of cached.pythonDirs) if (!pythonDirs.has(dir)) pythonDirs.set(dir, namedBy);
       continue;
     }
     const own = await hashOnce(file);
@@ -513,6 +538,9 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
       }
     }
     const loads = seen.size - 1;
+    // A Python file's folder: its own is searched first when it runs as a script (`uv run x.py`, a shell script's `python3 x.py`).
+    const ownPythonDirs = [...new Set([...seen].filter(isPythonCode).map((member) => path.dirname(member)))].sort();
+    for (const dir of ownPythonDirs) if (!pythonDirs.has(dir)) pythonDirs.set(dir, namedBy);
     if (unverifiable !== undefined) {
       result.push({ file, namedBy, digest: undefined, size: own.size, loads, unverifiable });
       continue;
@@ -526,9 +554,16 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
     }
     result.push({ file, namedBy, digest, size: own.size, loads });
     const stamps = cache ? stampsOf([...seen, ...[...probed].filter((dir) => isPathStrictlyWithin(root, dir))], root) : undefined;
-    if (cache && stamps) cache.set(file, { digest, size: own.size, loads, stamps, at: startedAt });
+    if (cache && stamps) cache.set(file, { digest, size: own.size, loads, stamps, at: startedAt, pythonDirs: ownPythonDirs });
   }
   await cache?.save();
+  // The names importable from each (one listing, names only: trust-code-python-path.ts), inside the project.
+  for (const [dir, namedBy] of [...pythonDirs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (dir !== root && !isPathStrictlyWithin(root, dir)) continue;
+    const names = importableNames(dir);
+    const { createHash } = await import('node:crypto');
+    result.push({ file: dir, namedBy, digest: `sha256:${createHash('sha256').update(names.join('\n')).digest('hex')}`, size: names.length, loads: 0, pythonNames: names });
+  }
   if (overflowed) {
     warnings.push(`trust: the project's settings run more than ${MAX_CODE_FILES} files of code (with what they load); what is past that cannot be verified, so the project's trust is asked again at every start`);
   }
@@ -537,6 +572,7 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
 
 /** How a code file is listed in the notice and the dialog. */
 export function describeCodeFile(code: CodeFile): string {
+  if (code.pythonNames) return terminalSafe(`what Python run by ${code.namedBy} imports from this folder before its standard library and packages: ${describeImportableNames(code.pythonNames)}`);
   const loads = code.loads > 0 ? `, with the ${code.loads} file${code.loads === 1 ? '' : 's'} it loads` : '';
   const what = code.digest === undefined ? (code.unverifiable ?? 'cannot be verified') : `${code.size} bytes${loads}`;
   return terminalSafe(`run by ${code.namedBy} (${what})`);
@@ -616,6 +652,13 @@ export function commandCodeChangedSince(entry: { command: string; args?: readonl
       seen.add(next);
       queue.push(next);
     }
+  }
+  // A module made (or renamed, or changed) where Python looks first shadows what any import names.
+  const pythonDirs = new Set([...into.pythonDirs, ...[...seen].filter(isPythonCode).map((file) => path.dirname(file))]);
+  for (const dir of pythonDirs) {
+    if (dir !== root && !isPathStrictlyWithin(root, dir)) continue;
+    const changed = importableChangedSince(dir, sinceMs);
+    if (changed !== undefined) return path.relative(root, changed);
   }
   return undefined;
 }

@@ -59,6 +59,8 @@ export interface ScannedSetting {
 
 /** The key under which a file of code a setting names is listed and hashed. */
 export const CODE_KEY = 'code';
+/** The names importable from a folder Python searches before its standard library (trust-code-python-path.ts). */
+export const PYTHON_NAMES_KEY = 'python-names';
 
 export interface ScanResult {
   settings: ScannedSetting[];
@@ -196,7 +198,9 @@ export async function scanProject(projectRoot: string, homeDir: string, buildKey
   const codeNaming = result.settings.length > 0;
   for (const code of await codeFilesOf(result.settings, root, result.warnings, codeNaming ? openCodeCache(homeDir, realOrResolved(root)) : undefined)) {
     const unverifiable = code.digest === undefined;
-    result.settings.push({ file: code.file, display: display(code.file), key: CODE_KEY, value: code.digest ?? `unverifiable:${code.size}`, summary: describeCodeFile(code), ...(unverifiable ? { unverifiable } : {}) });
+    // A folder Python searches first is listed as the folder (`./`, `srv/`), under a key of its own.
+    const where = code.pythonNames ? `${display(code.file) || '.'}/` : display(code.file);
+    result.settings.push({ file: code.file, display: where, key: code.pythonNames ? PYTHON_NAMES_KEY : CODE_KEY, value: code.digest ?? `unverifiable:${code.size}`, summary: describeCodeFile(code), ...(unverifiable ? { unverifiable } : {}) });
   }
   return result;
 }
