@@ -10,8 +10,7 @@
  * already (trust-code-loads.ts), and hashing every sibling would ask again at each edit of an
  * unrelated script. Importable, as Python's path finder looks: `<name>.py`, `.pyc` (sourceless),
  * `.pyw`, `.so` / `.pyd` with or without an ABI tag (`x.cpython-311-x86_64-linux-gnu.so`), and
- * any folder (a package, or a namespace package: every folder is one), each `<name>` spelled as
- * an import can spell it. `__pycache__` is left out: Python writes it itself, and reads from it
+ * a regular package's folder (see isRegularPackage), each `<name>` spelled as an import can spell it. `__pycache__` is left out: Python writes it itself, and reads from it
  * only the compiled form of a source beside it.
  */
 import { type Dirent, lstatSync, readdirSync, statSync } from 'node:fs';
@@ -33,9 +32,28 @@ function isFolder(dir: string, entry: Dirent): boolean {
   }
 }
 
+/** `__init__` as a regular package holds it (source, sourceless or an extension module without an ABI tag). */
+const PACKAGE_INITS = ['__init__.py', '__init__.pyc', '__init__.so', '__init__.pyd'];
+
+/**
+ * A folder shadows an import only as a regular package (it holds an `__init__`): a folder without
+ * one is a namespace portion, which Python uses only when no module or regular package of that
+ * name is found in any later path entry (PEP 420), so it hides nothing installed. Counting every
+ * folder would ask for trust again at each `mkdir build`.
+ */
+function isRegularPackage(folder: string): boolean {
+  return PACKAGE_INITS.some((init) => {
+    try {
+      return statSync(path.join(folder, init)).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Whether an entry of a searched folder is a module or package Python may import: its name (`x.py`, `pkg/`) or undefined. */
 function importableName(dir: string, entry: Dirent): string | undefined {
-  if (MODULE_NAME.test(entry.name)) return entry.name !== '__pycache__' && isFolder(dir, entry) ? `${entry.name}/` : undefined;
+  if (MODULE_NAME.test(entry.name)) return entry.name !== '__pycache__' && isFolder(dir, entry) && isRegularPackage(path.join(dir, entry.name)) ? `${entry.name}/` : undefined;
   const file = MODULE_FILE.exec(entry.name);
   return file && MODULE_NAME.test(file[1]!) && !isFolder(dir, entry) ? entry.name : undefined;
 }

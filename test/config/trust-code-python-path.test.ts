@@ -48,17 +48,24 @@ describe('python3 server.py: a module planted beside the script after trust asks
     ['selectors.py (the standard library imports it: subprocess)', 'selectors.py', () => put('selectors.py', 'evil()\n')],
     ['anyio.py (an installed package: the MCP SDK imports it)', 'anyio.py', () => put('anyio.py', 'evil()\n')],
     ['a package folder anyio/ with __init__.py', 'anyio/', () => put('anyio/__init__.py', 'evil()\n')],
-    ['a folder anyio/ (a namespace package: any folder is one)', 'anyio/', () => mkdirSync(path.join(root, 'anyio'))],
     ['an extension module', '_json.cpython-311-x86_64-linux-gnu.so', () => put('_json.cpython-311-x86_64-linux-gnu.so', '\x7fELF')],
     ['a plain .so', 'selectors.so', () => put('selectors.so', '\x7fELF')],
     ['a sourceless .pyc', 'selectors.pyc', () => put('selectors.pyc', '')],
     ['a data file renamed to a module', 'selectors.py', () => renameSync(put('payload.txt', 'evil()\n'), path.join(root, 'selectors.py'))],
-    ['a link to a folder', 'anyio/', () => symlinkSync(path.join(base, 'home'), path.join(root, 'anyio'))],
+    ['a link to a package folder', 'anyio/', () => (put('../pkgs/anyio/__init__.py', 'evil()\n'), symlinkSync(path.join(root, '..', 'pkgs', 'anyio'), path.join(root, 'anyio')))],
   ])('%s', async (_name, named, plant) => {
     put('server.py', SERVER);
     const { trusted, notice } = await afterPlanting({ command: 'python3', args: ['server.py'] }, plant);
     expect(trusted).toBe(false);
     expect(notice).toContain(named);
+  });
+
+  it('a plain folder that was there when trusted, made a package since, asks again', async () => {
+    put('server.py', SERVER);
+    mkdirSync(path.join(root, 'anyio'));
+    const { trusted, notice } = await afterPlanting({ command: 'python3', args: ['server.py'] }, () => put('anyio/__init__.py', 'evil()\n'));
+    expect(trusted).toBe(false);
+    expect(notice).toContain('anyio/');
   });
 
   it('in a subfolder: the script\'s folder is the one searched', async () => {
@@ -102,6 +109,7 @@ describe('python3 server.py: a module planted beside the script after trust asks
     ['README.md', () => put('README.md', '# x\n')],
     ['data.json', () => put('data.json', '{}\n')],
     ['a folder whose name no import can spell (build-out/, .venv/)', () => (mkdirSync(path.join(root, 'build-out')), mkdirSync(path.join(root, '.venv')))],
+    ['a folder without __init__ (a namespace portion never hides an installed module: PEP 420)', () => (mkdirSync(path.join(root, 'anyio')), mkdirSync(path.join(root, 'build')))],
     ['__pycache__/ (what Python writes itself)', () => put('__pycache__/x.cpython-311.pyc', '')],
     ['a file with no extension (Makefile, LICENSE)', () => (put('Makefile', 'x:\n'), put('LICENSE', 'MIT\n'))],
   ])('an unrelated entry does not change it: %s', async (_name, plant) => {
@@ -112,7 +120,7 @@ describe('python3 server.py: a module planted beside the script after trust asks
 
 describe('python -m / -c: the working directory is searched first', () => {
   it.each([
-    ['a folder (namespace package)', 'anyio/', () => mkdirSync(path.join(root, 'anyio'))],
+    ['a package folder', 'anyio/', () => put('anyio/__init__.py', 'evil()\n')],
     ['an extension module', 'selectors.so', () => put('selectors.so', '\x7fELF')],
     ['a module', 'selectors.py', () => put('selectors.py', 'evil()\n')],
   ])('python -m pkg.mod: %s', async (_name, named, plant) => {
@@ -124,7 +132,7 @@ describe('python -m / -c: the working directory is searched first', () => {
   });
 
   it('python -c', async () => {
-    expect((await afterPlanting({ command: 'python3', args: ['-c', 'import subprocess'] }, () => mkdirSync(path.join(root, 'selectors')))).trusted).toBe(false);
+    expect((await afterPlanting({ command: 'python3', args: ['-c', 'import subprocess'] }, () => put('selectors/__init__.py', 'evil()\n'))).trusted).toBe(false);
   });
 });
 
@@ -137,7 +145,7 @@ describe('during a session (a hook or MCP server of a trusted project, before ea
   };
   it.each([
     ['selectors.py', () => put('selectors.py', 'evil()\n')],
-    ['anyio/', () => mkdirSync(path.join(root, 'anyio'))],
+    ['anyio/', () => put('anyio/__init__.py', 'evil()\n')],
     ['selectors.py', () => renameSync(path.join(root, 'payload.txt'), path.join(root, 'selectors.py'))],
   ])('python3 check.py: %s made beside it is found', async (named, plant) => {
     put('check.py', 'import subprocess\n');
@@ -162,7 +170,7 @@ describe('during a session (a hook or MCP server of a trusted project, before ea
     put('tools/check.py', 'import subprocess\n');
     const since = await later();
     expect(commandCodeChangedSince({ command: 'python3 -m tools.check' }, root, since)).toBeUndefined();
-    mkdirSync(path.join(root, 'selectors'));
-    expect(commandCodeChangedSince({ command: 'python3 -m tools.check' }, root, since)).toBe('selectors');
+    put('selectors/__init__.py', 'evil()\n');
+    expect(commandCodeChangedSince({ command: 'python3 -m tools.check' }, root, since)).toMatch(/^selectors(\/__init__\.py)?$/);
   });
 });
