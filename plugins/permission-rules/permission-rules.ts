@@ -98,6 +98,7 @@ export class PermissionRules {
   /** Read the settings files, the saved approvals and the command-line rules (at boot). */
   async load(cli: Pick<CliOptions, 'allowedTools' | 'disallowedTools' | 'settingSources' | 'additionalDirectories'> | undefined): Promise<void> {
     this.runDirectories = [...(cli?.additionalDirectories ?? [])].filter((dir) => typeof dir === 'string' && dir !== '');
+    this.directories = undefined;
     // A run that names its setting sources (the programmatic API) reads only those files; the
     // user's saved "allow always" answers belong to the user's settings.
     const reads = (scope: FileScope): boolean => cli?.settingSources === undefined || cli.settingSources.includes(scope);
@@ -134,6 +135,8 @@ export class PermissionRules {
     for (const value of cli?.allowedTools ?? []) inputs.push({ list: 'allow', value, origin: { scope: 'session', source: '--allowedTools' } });
     for (const rule of await this.compile(this.withoutUnmanagedAllows(inputs))) this.engine.layer(rule.origin.scope).add(rule);
     await this.loadManaged();
+    this.directories = undefined;
+    this.loadedOnce = true;
   }
 
   /**
@@ -375,6 +378,8 @@ export class PermissionRules {
   }
 
   private directories: string[] | undefined;
+  /** Set at the end of load(): the directories are cached only from then on. */
+  private loadedOnce = false;
   /** `--add-dir`: the user's own choice for this run, like a directory in the user's settings. */
   private runDirectories: string[] = [];
 
@@ -403,7 +408,8 @@ export class PermissionRules {
   settings(): PermissionSettings {
     return {
       // Called by the sandbox on every path check: computed once (the files are read at boot).
-      additionalDirectories: () => [...(this.directories ??= this.resolveDirectories())],
+      // Not kept before load(): a plugin asking earlier (in its own apply) must not fix an empty list.
+      additionalDirectories: () => [...(this.loadedOnce ? (this.directories ??= this.resolveDirectories()) : this.resolveDirectories())],
       // The nearest scope's; within a scope, the first file in reading order that sets it.
       defaultMode: (): PermissionMode | undefined => this.modeFile()?.defaultMode,
       // The same file's `defaultMode: dontAsk`.

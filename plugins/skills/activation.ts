@@ -18,6 +18,7 @@ import type { SkillTurnModels } from './turn-model.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { SKILLS_KEY } from '../../config/skill-scan.js';
+import { refusalFor } from './additional-roots.js';
 import { placeArguments } from '../../config/command-arguments.js';
 import { expandInCommand, expandSessionVariables, replaceSlots, runShellLines, ShellLineError, takeShellLines, withoutSlots } from '../../config/command-shell-lines.js';
 import { forkAgentId, wholeToolEntries, type DenyList } from '../../sdk/tool-denials.js';
@@ -115,6 +116,8 @@ export async function readRendered(skill: Skill, args: string, place: RenderPlac
   if (commands.length === 0) return { ok: true, text: rendered, fileText: text };
   // Text from a repository is harmless; running its commands is what trust is for. Asked even
   // when they are not run now (a resume): a body that once ran them is shown only as trusted.
+  const refused = refusalFor(skill, `${label}: its shell commands (!\`…\` lines or \`\`\`! blocks)`);
+  if (refused) return { ok: false, message: refused };
   if (skill.root.scope === 'project' && place.trust?.approves(skill.file, SKILLS_KEY, text) !== true) {
     return {
       ok: false,

@@ -140,6 +140,12 @@ export async function loadCatalog(roots: readonly SkillRoot[], options: CatalogO
         problems.push({ file: skill.file, name: skill.name, skipped: true, message: `the user's own skill "${skill.name}" (${earlier.file}) wins while this project is not trusted; not used` });
         continue;
       }
+      // An additional directory's or a nested folder's skill, or the one that takes its name: said, naming both files
+      // (the user may not know the two folders share a name).
+      const elsewhere = (one: Skill): boolean => one.root.additional !== undefined || one.root.nested !== undefined;
+      if (earlier && (elsewhere(earlier) || elsewhere(skill))) {
+        problems.push({ file: earlier.file, name: skill.name, skipped: true, message: `the skill "${skill.name}" of ${skill.file} has the same name and wins; not used` });
+      }
       byName.set(skill.name, skill);
     }
     problems.push(...found);

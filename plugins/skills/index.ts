@@ -4,11 +4,14 @@
  *
  * - Catalog (catalog.ts) from `~/.mewcode/skills`, the extra roots (`.claude/skills`,
  *   `.agents/skills`) and `<root>/.mewcode/skills`, the project winning; loaded in `apply` so the
- *   first request and `-p "/name"` see it; reloaded (a complete new catalog swapped in) when a
+ *   first request and `-p "/name"` see it; the additional directories' (`--add-dir`) skills
+ *   under the project's trust rules (additional-roots.ts); reloaded (a complete new catalog swapped in) when a
  *   skills folder changes or a skill is installed.
  * - Progressive disclosure: names and descriptions in the stable prompt (buildSystemPrompt, K3);
  *   bodies only through `load_skill` or `/<name> args`, re-read from disk each time, shown in the
- *   per-request environment block (buildEnvironment) in activation order.
+ *   per-request environment block (buildEnvironment) in activation order. A nested folder's
+ *   skills (`packages/api/.claude/skills`) are announced with the file tool result that found
+ *   them instead (nested-roots.ts), so the stable prompt never changes.
  * - Active skills are per session: cleared when a session starts or another one is resumed, and
  *   re-rendered from disk after a compaction (postCompact) with a reminder that they still apply.
  * - Fork mode runs the skill through TOKENS.SubagentRunner.
@@ -27,6 +30,9 @@ import { renderActive, renderCatalog, type ActiveEntry } from './render.js';
 import { SKILLS_RUNTIME, SkillsRuntime } from './runtime.js';
 import { skillsSection } from './settings.js';
 import { skillsListCommand } from './skills-list-command.js';
+import { DISCOVERING_TOOLS, renderNestedSkills } from './nested-roots.js';
+import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
+import { toolPathAbsolute } from '../../sdk/file-tool-support/tool-path.js';
 
 export { skillsSection, type SkillsSettings } from './settings.js';
 export { SKILLS_RUNTIME, SkillsRuntime } from './runtime.js';
@@ -116,8 +122,25 @@ export default definePlugin({
     kernel.hooks.buildSystemPrompt.tap(NAME, (parts) => {
       // A project skill whose name the user's own command holds (untrusted) is not offered to the model either.
       const held = runtime.userHeldNames();
-      const catalog = renderCatalog(runtime.store.current.skills.filter((skill) => skill.modelInvocable && !runtime.heldByUser(skill, held)));
+      // A nested folder's skills are announced with the tool result that found them (below), never here:
+      // the stable prompt must not change when one is found.
+      const catalog = renderCatalog(runtime.store.current.skills.filter((skill) => skill.modelInvocable && skill.root.nested === undefined && !runtime.heldByUser(skill, held)));
       return catalog ? [...parts, catalog] : parts;
+    });
+    // Nested skills folders (`packages/api/.claude/skills`): found when a file tool first touches a
+    // file below them, announced with that result. After the policies and the user's PostToolUse
+    // hooks, like nested instruction files; the added text passes the required plugins itself.
+    kernel.hooks.postToolUse.tapPromise({ name: NAME, stage: 999.8 }, async (result, context) => {
+      if (result.isError || !DISCOVERING_TOOLS.has(context.call.name)) return result;
+      const written = filePathOf(context.input);
+      if (typeof written !== 'string' || written === '') return result;
+      const trigger = toolPathAbsolute(written, context.projectRoot, context.homeDir);
+      const found = await runtime.nestedSkillsFor(trigger, context);
+      if (found.length === 0) return result;
+      const reminder = renderNestedSkills(found, trigger);
+      const { images: _images, ...rest } = result;
+      const added = kernel.requiredPostToolUse ? await kernel.requiredPostToolUse({ ...rest, content: reminder, isError: false }, context) : { content: reminder };
+      return { ...result, content: `${result.content}\n\n${added.content}` };
     });
     kernel.hooks.buildEnvironment.tapPromise(NAME, async (parts, context) => {
       const block = renderActive(runtime.active.list(context));
@@ -144,6 +167,7 @@ export default definePlugin({
       }
     });
     kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
+      if (state.compacted) runtime.forgetAnnounced(context);
       const entries = runtime.active.list(context);
       if (!state.compacted || entries.length === 0) return;
       // The compacted history may no longer show the activations: re-read the bodies (they may
@@ -163,6 +187,8 @@ export default definePlugin({
   },
   async start(kernel) {
     const runtime = kernel.container.get<SkillsRuntime>(SKILLS_RUNTIME);
+    // Every plugin has applied: the additional directories a later permission plugin read are known now.
+    await runtime.reloadIfRootsChanged();
     // Every plugin's sub-agent types are known by now: a fork skill's `agent:` naming none is said
     // at start (naming file and key); running it is refused (activation.ts).
     const runner = kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get<SubagentRunner>(TOKENS.SubagentRunner) : undefined;

@@ -19,6 +19,9 @@ import { readRendered, skillDenies, type ActivationDeps } from './activation.js'
 import type { SkillCatalog } from './catalog.js';
 import { CatalogStore, summarizeProblems } from './catalog-store.js';
 import { rootsWrittenByProject, skillRoots } from './roots.js';
+import { withAdditionalRoots } from './additional-roots.js';
+import { NestedRoots, withNestedRoots } from './nested-roots.js';
+import type { PermissionSettings } from '../../types/services.js';
 import type { Skill, SkillRoot } from './skill.js';
 import { loadActiveSkills, saveActiveSkills } from './saved-active.js';
 import { DEFAULT_SKILLS_SETTINGS, skillsSection, type SkillsSettings } from './settings.js';
@@ -29,6 +32,9 @@ import type { DenyList } from '../../sdk/tool-denials.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import { SkillTurnModels } from './turn-model.js';
 import { SkillHooks } from './skill-hooks.js';
+
+/** Agents whose nested-skill announcements are remembered. */
+const MAX_ANNOUNCED_AGENTS = 64;
 
 /**
  * The runtime, for this plugin (and its tests) only: a symbol of this module's, which no plugin
@@ -51,6 +57,7 @@ export class SkillsRuntime {
   }
 
   constructor(readonly kernel: KernelApi) {
+    this.nested = new NestedRoots(kernel.projectRoot);
     // The main session's list is saved with it (a continued session keeps its skills).
     this.active = new ActiveSkills((session, entries) => {
       if (session.agentId !== 'main') return;
@@ -211,7 +218,62 @@ export class SkillsRuntime {
     const { container, homeDir, projectRoot } = this.kernel;
     const configured = this.kernel.config<SkillsSettings>(skillsSection.key);
     const config = configured && container.isBound(TOKENS.Config) ? container.get<ResolvedConfig>(TOKENS.Config) : undefined;
-    return skillRoots(homeDir, projectRoot, (configured ?? DEFAULT_SKILLS_SETTINGS).extraRoots, rootsWrittenByProject(config));
+    const roots = skillRoots(homeDir, projectRoot, (configured ?? DEFAULT_SKILLS_SETTINGS).extraRoots, rootsWrittenByProject(config));
+    return withNestedRoots(withAdditionalRoots(roots, this.additionalDirectories(), projectRoot), this.nested.roots);
+  }
+
+  /** The nested skills folders found so far (nested-roots.ts). */
+  readonly nested: NestedRoots;
+  /** Which nested skills each agent was told of, by session and agent. */
+  readonly #announced = new Map<string, Set<string>>();
+
+  /**
+   * A file tool touched `file`: the nested skills folders above it not found before join the
+   * catalog. Returns the nested skills above it this agent has not been told of (each only once),
+   * those that won their name.
+   */
+  async nestedSkillsFor(file: string, session: { sessionId: string; agentId: string }): Promise<Skill[]> {
+    const foundNow = this.nested.discover(file);
+    if (foundNow.length > 0) await this.reload();
+    const above = new Set(this.nested.roots.filter((root) => root.nested !== undefined && isPathWithin(root.nested, file)).map((root) => root.dir));
+    if (above.size === 0) return [];
+    const key = `${session.sessionId}\u0000${session.agentId}`;
+    const told = this.#announced.get(key) ?? new Set<string>();
+    this.#announced.set(key, told);
+    // Sub-agents come and go: the oldest agents' lists are dropped (one may then be told again).
+    if (this.#announced.size > MAX_ANNOUNCED_AGENTS) this.#announced.delete(this.#announced.keys().next().value!);
+    const fresh = this.store.current.skills.filter((skill) => above.has(skill.root.dir) && skill.modelInvocable && !told.has(skill.file) && !this.heldByUser(skill));
+    for (const skill of fresh) told.add(skill.file);
+    return fresh;
+  }
+
+  /** After a compaction the summary may have dropped the announcements: they may be made again. */
+  forgetAnnounced(session: { sessionId: string; agentId: string }): void {
+    this.#announced.delete(`${session.sessionId}\u0000${session.agentId}`);
+  }
+
+  /**
+   * The run's additional directories, as the file tools see them (TOKENS.PermissionSettings: the
+   * `--add-dir` ones, the user's settings' and a trusted project's); none without that service.
+   */
+  private additionalDirectories(): readonly string[] {
+    const container = this.kernel.container;
+    if (!container.isBound(TOKENS.PermissionSettings)) return [];
+    try {
+      const dirs = container.get<PermissionSettings>(TOKENS.PermissionSettings).additionalDirectories();
+      return Array.isArray(dirs) ? dirs.filter((dir): dir is string => typeof dir === 'string' && path.isAbsolute(dir)) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  /**
+   * Scan again when the roots differ from the current catalog's: a permission plugin applied after
+   * this one has now read the settings that name the additional directories.
+   */
+  async reloadIfRootsChanged(): Promise<void> {
+    const now = [...pluginSkillRoots(this.kernel), ...this.configuredRoots()].map((root) => root.dir);
+    if (JSON.stringify(now) !== JSON.stringify(this.store.current.roots.map((root) => root.dir))) await this.reload();
   }
 
   projectTrusted(): boolean {

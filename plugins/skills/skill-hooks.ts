@@ -15,6 +15,7 @@ import type { KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { SKILLS_KEY } from '../../config/skill-scan.js';
+import { refusalFor } from './additional-roots.js';
 import { terminalSafe } from '../../config/terminal-safe.js';
 import { parseFrontmatter } from './frontmatter.js';
 import type { Skill } from './skill.js';
@@ -68,6 +69,11 @@ export class SkillHooks {
     const service = this.service();
     if (!service) {
       this.warnOnce(`${label}: its hooks are not run: this build has no hooks plugin`);
+      return none;
+    }
+    const refused = refusalFor(skill, `${label}: its hooks`);
+    if (refused) {
+      this.warnOnce(refused);
       return none;
     }
     if (skill.root.scope === 'project' && this.trust()?.approves(skill.file, SKILLS_KEY, text) !== true) {

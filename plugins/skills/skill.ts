@@ -26,6 +26,19 @@ export interface SkillRoot {
   variables?: Readonly<Record<string, string>>;
   /** Only this folder of `dir` is a skill (a single-skill plugin: its root holds SKILL.md). */
   only?: string;
+  /**
+   * The additional directory (`--add-dir`, `permissions.additional_directories`) this root is in:
+   * project scope confined to that directory. Workspace trust hashes only the project's own files,
+   * so such a skill's `!` lines and hooks never run (additional-roots.ts).
+   */
+  additional?: string;
+  /**
+   * The project's subfolder whose nested skills folder this is (`packages/api` for
+   * `packages/api/.claude/skills`), found when a file tool touched a file there (nested-roots.ts):
+   * its skills are announced in a reminder, never in the stable prompt; their `!` lines and hooks
+   * never run (workspace trust hashes the project root's skills folders only).
+   */
+  nested?: string;
 }
 
 export interface Skill {

@@ -1,7 +1,8 @@
 /**
  * Additional directories through the built CLI: grep and glob search a directory listed in the
  * user's settings (MewCode's `additional_directories` or Claude Code's `additionalDirectories`)
- * as read_file reads it, and Claude Code's `--add-dir <path>` gives one for a single run.
+ * as read_file reads it, and Claude Code's `--add-dir <path>` gives one for a single run (its
+ * `.claude/skills` included).
  */
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,5 +67,19 @@ test.concurrent('--add-dir with a path that is not a directory is a usage error 
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--add-dir missing: no such directory');
     expect(s.requests).toHaveLength(0);
+  });
+});
+
+test.concurrent("--add-dir <dir> with a skill in <dir>/.claude/skills: listed in the request's cached block, and load_skill loads it", async () => {
+  const dir = realpathSync(tempDir('mewcode-extra-'));
+  write(join(dir, '.claude', 'skills', 'extskill', 'SKILL.md'), '---\nname: extskill\ndescription: EXTSKILL-DESC\n---\nEXTSKILL-BODY\n');
+  await scenario([{ toolCalls: [{ id: 'l', name: 'load_skill', input: { name: 'extskill' } }] }, { text: 'done' }], async (s) => {
+    const r = await s.run(['-p', 'go', '--add-dir', dir, '--output-format', 'json']);
+    expect(r.code).toBe(0);
+    const [first, second] = s.requests.map((q) => q.body);
+    expect(first.system[0].text).toContain('- extskill: EXTSKILL-DESC');
+    expect(toolResultOf(s.requests, 'l').is_error ?? false).toBe(false);
+    expect(second.system[0]).toEqual(first.system[0]);
+    expect(second.system[1].text).toContain('EXTSKILL-BODY');
   });
 });
