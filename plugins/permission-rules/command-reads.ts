@@ -51,7 +51,8 @@ export function segmentReads(segment: ShellSegmentLike): SegmentReads {
   const args = argv.slice(1);
   const out: SegmentReads = { named: [], trees: [], computed: [] };
   for (const redirect of segment.redirects) if ((redirect.op === '<' || redirect.op === '<>') && pathLike(redirect.target)) out.named.push(redirect.target);
-  for (const write of segmentWrites(segment)) if (pathLike(write.target)) out.named.push(write.target);
+  // A name found in a sed script (`definiteOnly`) may be regular-expression text, not a file.
+  for (const write of segmentWrites(segment)) if (pathLike(write.target) && write.definiteOnly !== true) out.named.push(write.target);
   if (name === 'git') {
     out.git = gitReads(args, segment.assignments);
     return out;

@@ -1,25 +1,18 @@
 /**
  * What one shell segment writes, for the protected-path check: redirection targets and the
  * operands of obvious writers (`tee`, `cp`/`mv`/`install`/`ln` destinations, `mv`/`rm` sources,
- * `sed -i`/`perl -i` files, `dd of=`, `truncate`, `curl -o`, `wget -O`, `git config`, the archive
- * `tar -c/-r/-u -f` writes and the operands `tar --remove-files` deletes). Targets
+ * `sed -i`/`perl -i` files and sed's `w FILE` (sed-scripts.ts), `dd of=`, `truncate`, `curl -o`,
+ * `wget -O`, `git config`, the archive `tar -c/-r/-u -f` writes, the folder `tar -x -C` fills and
+ * the operands `tar --remove-files` deletes, and the writers of output-writers.ts). Targets
  * are as the parser gives them (unquoted, expansions kept as written).
  */
 import path from 'node:path';
 import type { ShellSegmentLike } from './engine.js';
+import { outputWrites } from './output-writers.js';
+import type { WriteTarget } from './write-target.js';
+import { sedWrites } from './sed-scripts.js';
 
-export interface WriteTarget {
-  target: string;
-  /**
-   * `tree`: the whole path is replaced or removed (a directory holding protected files counts);
-   * `destination`: a cp/mv/ln target — a tree unless it is an existing directory (then `landing`).
-   */
-  kind: 'file' | 'tree' | 'destination';
-  /** For cp/mv into a directory: the names that land in it. */
-  landing?: string[];
-  /** `git config`: git finds the repository from any subdirectory, so the target is the project's. */
-  inRepository?: boolean;
-}
+export type { WriteTarget } from './write-target.js';
 
 const WRITING_REDIRECTS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
 
@@ -94,7 +87,13 @@ export function segmentWrites(segment: ShellSegmentLike): WriteTarget[] {
     case 'truncate':
       for (const operand of split(args, ['-s', '--size', '-r', '--reference', '-n', '--iterations']).operands) out.push({ target: operand, kind: 'tree' });
       break;
-    case 'sed':
+    case 'sed': {
+      const sed = sedWrites(args);
+      for (const operand of sed.inPlace) out.push({ target: operand, kind: 'file' });
+      for (const target of sed.scripted) out.push({ target, kind: 'file', definiteOnly: true });
+      for (const target of sed.scriptFiles) out.push({ target, kind: 'sed-script' });
+      break;
+    }
     case 'perl': {
       if (!args.some((a) => /^-[A-Za-z]*i/.test(a) || a.startsWith('--in-place'))) break;
       const { operands, values } = split(args, ['-e', '-f', '--expression', '--file', '-E', '-M', '-I']);
@@ -120,6 +119,7 @@ export function segmentWrites(segment: ShellSegmentLike): WriteTarget[] {
       break;
     }
     case 'git': {
+      out.push(...(outputWrites('git', args, segment.assignments) ?? []));
       const sub = gitSubcommand(args);
       if (sub && sub.name === 'config' && gitConfigWrites(sub.rest)) {
         const file = fileOption(sub.rest);
@@ -127,6 +127,8 @@ export function segmentWrites(segment: ShellSegmentLike): WriteTarget[] {
       }
       break;
     }
+    default:
+      if (name !== undefined) out.push(...(outputWrites(name, args, segment.assignments) ?? []));
   }
   return out;
 }
@@ -134,12 +136,14 @@ export function segmentWrites(segment: ShellSegmentLike): WriteTarget[] {
 /**
  * `tar -cf out.tar …` writes out.tar (also -r/-u/-A, `--file=`, old-style `tar cf out.tar`);
  * `--remove-files` (or a prefix of it down to `--rem`) deletes the operands, relative to `-C dir`.
- * Extraction writes names only the archive knows: not listed (the sandbox is the boundary).
+ * Extraction writes names only the archive knows: below `-C dir` (a `directory` target), else not
+ * listed (the sandbox is the boundary).
  */
 function tarWrites(args: readonly string[]): WriteTarget[] {
   const out: WriteTarget[] = [];
   const removes = args.some((a) => a.length >= 5 && '--remove-files'.startsWith(a));
   let creates = args.some((a) => /^--(?:create|append|update|concatenate|catenate)$/.test(a));
+  let extracts = args.some((a) => /^--(?:extract|get)$/.test(a));
   let archive: string | undefined;
   let dir: string | undefined;
   const operands: string[] = [];
@@ -148,22 +152,25 @@ function tarWrites(args: readonly string[]): WriteTarget[] {
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       const name = eq === -1 ? arg : arg.slice(0, eq);
-      if (name === '--file' || name === '--directory') {
+      if (name === '--file' || name === '--directory' || name === '--listed-incremental' || name === '--index-file') {
         const value = eq === -1 ? args[++i] : arg.slice(eq + 1);
         if (name === '--file') archive = value;
-        else dir = value;
+        else if (name === '--directory') dir = value;
+        else if (value !== undefined) out.push({ target: value, kind: 'file' }); // the snapshot or index tar writes
       }
       continue;
     }
     if (arg.startsWith('-') || (i === 0 && /^[A-Za-z]+$/.test(arg))) {
       const letters = arg.replace(/^-/, '');
       if (/[cruA]/.test(letters)) creates = true;
+      if (letters.includes('x')) extracts = true;
       for (let j = 0; j < letters.length; j++) {
         const letter = letters[j]!;
         if (!'bCfFgHIKLNTVX'.includes(letter)) continue;
         const value = arg.startsWith('-') && j + 1 < letters.length ? letters.slice(j + 1) : args[++i];
         if (letter === 'f') archive = value;
         if (letter === 'C') dir = value;
+        if (letter === 'g' && value !== undefined) out.push({ target: value, kind: 'file' }); // the incremental snapshot tar writes
         if (arg.startsWith('-') && j + 1 < letters.length) break;
       }
       continue;
@@ -172,6 +179,8 @@ function tarWrites(args: readonly string[]): WriteTarget[] {
   }
   if (creates && archive !== undefined && archive !== '-') out.push({ target: archive, kind: 'file' });
   if (removes) for (const operand of operands) out.push({ target: operand, kind: 'tree' });
+  // The archive's names land below `-C dir`: what they are is the archive's, the folder is named here.
+  if (extracts && dir !== undefined) out.push({ target: dir, kind: 'directory' });
   return out;
 }
 

@@ -4,7 +4,8 @@
  * allows everything in bypassPermissions). A file-writing tool's path, and every file a bash
  * command visibly writes (redirections, tee, cp/mv/install/ln destinations, mv/rm sources,
  * `sed -i`, `dd of=`, `git config`…, each resolved from the directories the segment may run
- * in), is checked against protected-paths.ts; a file tool's write also against the inside of
+ * in; without the OS sandbox also every protected path named on the line of a program not known to
+ * only read its operands, possible-writes.ts), is checked against protected-paths.ts; a file tool's write also against the inside of
  * every git directory (git-directories.ts) and what a protected name leads to through a link
  * (linked-protected.ts), and to a toolchain file by what it would leave there (written-content.ts). A hit asks — unless an allow rule of the user's
  * own (~/.mewcode/settings.yaml, the command line, a saved approval; never a project file, trusted
@@ -14,7 +15,7 @@
  * sdk/shell-command/link-makers.ts) and one through `/proc/self/cwd` and the like, which only the
  * command's own process resolves (sdk/process-paths.ts).
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expandHome } from '../../sdk/path-containment.js';
 import { DESCRIPTOR_DEVICE, physicalWalk, readsFileOnDescriptor, throughProcessPath } from '../../sdk/process-paths.js';
@@ -22,12 +23,14 @@ import { linkMakersBesides } from '../../sdk/shell-command/link-makers.js';
 import { nestedWorkTrees } from '../../sdk/nested-work-trees.js';
 import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
-import { segmentWrites } from './command-writes.js';
+import { segmentWrites, type WriteTarget } from './command-writes.js';
+import { possibleWrites } from './possible-writes.js';
+import { scriptWrites } from './sed-scripts.js';
 import { segmentDirectories } from './command-decision.js';
-import { LAYER_NAME, type CommandParser, type ParsedCommandLike, type RulesEngine } from './engine.js';
+import { LAYER_NAME, type CommandParser, type ParsedCommandLike, type RulesEngine, type ShellSegmentLike } from './engine.js';
 import { insideGitDirectory } from './git-directories.js';
 import { linkedProtectedPath } from './linked-protected.js';
-import { exactRuleFor, mentionsProtectedName, protectedContent, protectedPath, protectedTree, type ProtectedHit, type ProtectedScope } from './protected-paths.js';
+import { exactRuleFor, forms, mentionsProtectedName, protectedContent, protectedPath, protectedTree, type ProtectedHit, type ProtectedScope } from './protected-paths.js';
 import { writtenContent } from './written-content.js';
 
 export const PROTECTED_LAYER = `${LAYER_NAME}:protected`;
@@ -135,57 +138,110 @@ function commandFindings(parsed: ParsedCommandLike, startDir: string, scope: Pro
     if (segment.inlineCode && mentionsProtectedName(segment.inlineCode.code)) {
       findings.push({ unknown: `the ${segment.inlineCode.interpreter} program in "${short(segment.text)}" names a protected location and what it writes cannot be seen` });
     }
-    const writes = segmentWrites(segment);
+    // Without the sandbox, a protected path merely named on the line of a program that may write it counts too (possible-writes.ts).
+    const program = segment.argv[0] ?? '';
+    const writes: Judged[] = [...segmentWrites(segment), ...(sandboxed ? [] : possibleWrites(segment.argv).map((w) => ({ ...w, namedBy: program })))];
     if (writes.length === 0) continue;
     const dirs = segmentDirectories(segment.dirs, startDir, scope.homeDir);
-    for (const write of writes) {
-      const target = expandHomeSpelling(write.target, scope.homeDir);
-      if (HARMLESS.test(target) || (descriptorsHarmless && DESCRIPTOR_DEVICE.test(target))) continue;
-      const linker = linkers[index];
-      if (linker !== undefined) {
-        findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)} on a line where "${short(linker)}" may make a link on its way first (a link made by the command is not there when it is checked)` });
-        continue;
-      }
-      // A brace expansion (`~/.bash{rc,_profile}`) names several paths bash computes: not judged one by one.
-      if (/[$`]/.test(target) || /\{[^}]*(?:,|\.\.)[^}]*\}/.test(target) || target === '' || target.startsWith('~')) {
-        findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)}, which is computed at run time` });
-        continue;
-      }
-      const bases = path.isAbsolute(target) ? [startDir] : write.inRepository ? [scope.projectRoot] : dirs;
-      if (bases === undefined) {
-        findings.push({ unknown: `"${short(segment.text)}" writes to the relative path ${JSON.stringify(write.target)} after a change to a directory that cannot be determined` });
-        continue;
-      }
-      for (const base of bases) {
-        // A glob names the existing paths it matches, or itself when it matches none (as in bash).
-        const pattern = path.resolve(base, target);
-        // `/proc/self/cwd/…` (or a link there) is the command's directory, not MewCode's: never
-        // resolved here. Walked as written: `link/../x` is beside the link's target (the kernel's `..`).
-        const walked = physicalWalk(path.isAbsolute(target) ? target : `${base}/${target}`);
-        if (walked.through !== undefined) {
-          findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)} through ${walked.through}, which only the command's own process can resolve` });
-          continue;
-        }
-        const places = expandGlob(pattern);
-        if (target.split('/').includes('..') && !places.includes(walked.physical)) places.push(walked.physical);
-        for (const absolute of places) {
-          const matched = absolute === pattern ? undefined : throughProcessPath(absolute);
-          if (matched !== undefined) {
-            findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)} through ${matched}, which only the command's own process can resolve` });
-            continue;
-          }
-          const whole = write.kind === 'tree' || (write.kind === 'destination' && !isDirectory(absolute));
-          const hit = (whole ? protectedTree : protectedPath)(absolute, scope) ?? (write.landing ?? []).map((name) => protectedTree(path.join(absolute, name), scope)).find((h) => h !== undefined);
-          if (hit) findings.push({ hit });
-        }
-      }
-    }
+    for (const write of writes) findings.push(...judgeWrite(write, segment, dirs, linkers[index], startDir, scope, descriptorsHarmless));
   }
   // A program the analysis does not know may run the command its operands spell
   // (sdk/shell-command/plain-programs.ts): a protected path that command would write asks too.
   const tails = parsed.segments.flatMap(({ mayRunOperands, ...segment }) => (mayRunOperands ?? []).map((at) => ({ ...segment, argv: segment.argv.slice(at), redirects: [] })));
   if (tails.length > 0) findings.push(...commandFindings({ ...parsed, segments: tails }, startDir, scope, sandboxed).filter((f) => f.hit !== undefined));
   return findings;
+}
+
+/** A write target, and for one only named on the line (possible-writes.ts) the program that names it. */
+type Judged = WriteTarget & { namedBy?: string };
+
+/** Bound on a `sed -f` script read for its `w` commands. */
+const MAX_SED_SCRIPT = 256 * 1024;
+
+/** The findings for one write target of a segment run from `dirs` (undefined: not known). */
+function judgeWrite(write: Judged, segment: ShellSegmentLike, dirs: readonly string[] | undefined, linker: string | undefined, startDir: string, scope: ProtectedScope, descriptorsHarmless: boolean): Finding[] {
+  const findings: Finding[] = [];
+  const target = expandHomeSpelling(write.target, scope.homeDir);
+  if (HARMLESS.test(target) || (descriptorsHarmless && DESCRIPTOR_DEVICE.test(target))) return findings;
+  const definite = write.definiteOnly === true;
+  if (linker !== undefined && !definite) {
+    findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)} on a line where "${short(linker)}" may make a link on its way first (a link made by the command is not there when it is checked)` });
+    return findings;
+  }
+  // A brace expansion (`~/.bash{rc,_profile}`) names several paths bash computes: not judged one by one.
+  if (/[$`]/.test(target) || /\{[^}]*(?:,|\.\.)[^}]*\}/.test(target) || target === '' || target.startsWith('~')) {
+    if (!definite) findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)}, which is computed at run time` });
+    return findings;
+  }
+  const bases = path.isAbsolute(target) ? [startDir] : write.inRepository ? [scope.projectRoot] : dirs;
+  if (bases === undefined) {
+    if (!definite || mentionsProtectedName(target)) findings.push({ unknown: `"${short(segment.text)}" writes to the relative path ${JSON.stringify(write.target)} after a change to a directory that cannot be determined` });
+    return findings;
+  }
+  for (const base of bases) {
+    // A glob names the existing paths it matches, or itself when it matches none (as in bash).
+    const pattern = path.resolve(base, target);
+    if (write.kind === 'sed-script') {
+      findings.push(...sedScriptFindings(write.target, pattern, segment, dirs, startDir, scope, descriptorsHarmless));
+      continue;
+    }
+    // `/proc/self/cwd/…` (or a link there) is the command's directory, not MewCode's: never
+    // resolved here. Walked as written: `link/../x` is beside the link's target (the kernel's `..`).
+    const walked = physicalWalk(path.isAbsolute(target) ? target : `${base}/${target}`);
+    if (walked.through !== undefined) {
+      if (!definite) findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)} through ${walked.through}, which only the command's own process can resolve` });
+      continue;
+    }
+    const places = expandGlob(pattern);
+    if (target.split('/').includes('..') && !places.includes(walked.physical)) places.push(walked.physical);
+    for (const absolute of places) {
+      const matched = absolute === pattern ? undefined : throughProcessPath(absolute);
+      if (matched !== undefined) {
+        if (!definite) findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)} through ${matched}, which only the command's own process can resolve` });
+        continue;
+      }
+      const hit = hitFor(write, absolute, scope);
+      if (hit) findings.push({ hit: write.namedBy === undefined ? hit : { ...hit, what: `${hit.what}; named on the line of ${JSON.stringify(short(write.namedBy))}, which is not known to only read what its command line names, so it may write there` } });
+    }
+  }
+  return findings;
+}
+
+function hitFor(write: WriteTarget, absolute: string, scope: ProtectedScope): ProtectedHit | undefined {
+  switch (write.kind) {
+    case 'file':
+      return protectedPath(absolute, scope);
+    case 'tree':
+      return protectedTree(absolute, scope);
+    case 'directory':
+      return protectedPath(absolute, scope) ?? protectedInside(absolute, scope);
+    case 'prefix':
+      // `split x .git/hooks/pre-` writes `.git/hooks/pre-aa`; `--prefix=.git/` puts whole paths below `.git`.
+      return protectedPath(absolute, scope) ?? protectedPath(`${absolute}x`, scope) ?? protectedInside(write.target.endsWith('/') ? absolute : path.dirname(absolute), scope);
+    default: {
+      const whole = write.kind === 'destination' && !isDirectory(absolute);
+      return (whole ? protectedTree : protectedPath)(absolute, scope) ?? (write.landing ?? []).map((name) => protectedTree(path.join(absolute, name), scope)).find((h) => h !== undefined);
+    }
+  }
+}
+
+/** A folder holding protected files (`.git`, `.mewcode`, `~/.mewcode`), the project root and the home folder themselves excepted. */
+function protectedInside(absolute: string, scope: ProtectedScope): ProtectedHit | undefined {
+  const roots = [...forms(scope.projectRoot), ...forms(scope.homeDir)];
+  if (forms(absolute).some((form) => roots.includes(form))) return undefined;
+  return protectedTree(absolute, scope);
+}
+
+/** The writes a `sed -f` script names with `w`; one that cannot be read asks. */
+function sedScriptFindings(written: string, absolute: string, segment: ShellSegmentLike, dirs: readonly string[] | undefined, startDir: string, scope: ProtectedScope, descriptorsHarmless: boolean): Finding[] {
+  let text: string;
+  try {
+    if (written === '-' || statSync(absolute).size > MAX_SED_SCRIPT) throw new Error('not a readable script');
+    text = readFileSync(absolute, 'utf8');
+  } catch {
+    return [{ unknown: `the sed script ${JSON.stringify(written)} of "${short(segment.text)}" cannot be read, so the files its w commands write cannot be seen` }];
+  }
+  return scriptWrites(text).flatMap((target) => judgeWrite({ target, kind: 'file', definiteOnly: true }, segment, dirs, undefined, startDir, scope, descriptorsHarmless));
 }
 
 function isDirectory(absolute: string): boolean {
