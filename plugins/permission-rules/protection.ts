@@ -15,7 +15,8 @@
  * sdk/shell-command/link-makers.ts) and one through `/proc/self/cwd` and the like, which only the
  * command's own process resolves (sdk/process-paths.ts).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { constants, openSync, readdirSync, statSync } from 'node:fs';
+import { readSmallFileFd } from '../../types/small-file.js';
 import path from 'node:path';
 import { expandHome } from '../../sdk/path-containment.js';
 import { DESCRIPTOR_DEVICE, physicalWalk, readsFileOnDescriptor, throughProcessPath } from '../../sdk/process-paths.js';
@@ -236,8 +237,10 @@ function protectedInside(absolute: string, scope: ProtectedScope): ProtectedHit 
 function sedScriptFindings(written: string, absolute: string, segment: ShellSegmentLike, dirs: readonly string[] | undefined, startDir: string, scope: ProtectedScope, descriptorsHarmless: boolean): Finding[] {
   let text: string;
   try {
-    if (written === '-' || statSync(absolute).size > MAX_SED_SCRIPT) throw new Error('not a readable script');
-    text = readFileSync(absolute, 'utf8');
+    if (written === '-') throw new Error('not a readable script');
+    // Non-blocking, a regular file only, capped: a FIFO or a /dev/zero link named as the script must not hold the check.
+    text = readSmallFileFd(openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK), written);
+    if (text.length > MAX_SED_SCRIPT) throw new Error('too long');
   } catch {
     return [{ unknown: `the sed script ${JSON.stringify(written)} of "${short(segment.text)}" cannot be read, so the files its w commands write cannot be seen` }];
   }

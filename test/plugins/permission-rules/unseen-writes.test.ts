@@ -4,7 +4,8 @@
  * anywhere on the command line of a program not known to only read its operands asks, in every
  * mode, whatever the Bash allow rules; the writers known by name say which file they write.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import { definePlugin } from '../../../types/plugin.js';
@@ -99,6 +100,17 @@ describe('without the OS sandbox', () => {
     expect(verdict).toMatchObject({ decision: 'ask', layer: PROTECTED_LAYER });
     expect(verdict?.reason).toContain('missing.sed');
   });
+
+  test('a sed script that is a FIFO or a link to /dev/zero asks at once instead of holding the check', async () => {
+    execFileSync('mkfifo', [path.join(dirs.root, 'pipe.sed')]);
+    symlinkSync('/dev/zero', path.join(dirs.root, 'zero.sed'));
+    const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Bash'] } });
+    for (const script of ['pipe.sed', 'zero.sed']) {
+      const verdict = await bash(kernel, `sed -n -f ${script} a.txt`, 'bypassPermissions');
+      expect(verdict).toMatchObject({ decision: 'ask', layer: PROTECTED_LAYER });
+      expect(verdict?.reason).toContain(script);
+    }
+  }, 10_000);
 
   test.each([
     'cat .git/hooks/pre-commit',
