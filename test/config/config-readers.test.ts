@@ -21,7 +21,6 @@ const NOT_CONFIG: Record<string, string> = {
   'plugins/permission-audit/audit-log.ts': 'the audit log',
   'plugins/permission-audit/no-follow.ts': 'the audit log',
   'plugins/permission-audit/verify.ts': 'the audit log',
-  'plugins/permission-rules/written-content.ts': 'a file a tool call writes',
   'plugins/sandbox-os/byte-fs.ts': 'files the sandbox checks',
   'plugins/sandbox-os/command-records.ts': "/proc and the sandbox's own records",
   'plugins/sandbox-os/git-dir-links.ts': 'git metadata',
