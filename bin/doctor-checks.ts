@@ -10,6 +10,7 @@ import { SETTINGS_FILE_SCOPES, claudeSettingsFileOf, settingsFilesOf, spellingsW
 import type { ResolvedConfig } from '../types/config.js';
 import type { TrustSource, WorkspaceTrust } from '../types/trust.js';
 import type { CheckLine } from './doctor-report.js';
+import { terminalSafe } from '../config/terminal-safe.js';
 
 /** package.json `engines.node` (test/bin/doctor.test.ts keeps the two equal). */
 export const MIN_NODE_VERSION = '20.11.0';
@@ -114,7 +115,7 @@ export function checkTrust(trust: WorkspaceTrust): CheckLine[] {
   } else if (pending.settings.length === 0) {
     lines.push({ status: 'ok', check: 'trust', message: 'project not trusted; none of its settings needs trust' });
   } else {
-    const settings = pending.settings.map((s) => `${s.file}: ${s.key}`).join(', ');
+    const settings = pending.settings.map((s) => terminalSafe(`${s.file}: ${s.key}`)).join(', ');
     const why = pending.changed ? 'changed since you trusted this project' : 'this project is not trusted';
     lines.push({ status: 'warn', check: 'trust', message: `${pending.settings.length} setting${pending.settings.length === 1 ? '' : 's'} that run code or send data are skipped (${why}): ${settings}`, hint: TRUST_HINT });
   }

@@ -123,7 +123,7 @@ export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Prom
   const displayOf = (file: string): string => path.relative(root, path.resolve(file)).split(path.sep).join('/');
 
   const skipped = (): string[] => {
-    const all = isTrusted() ? [] : scan.settings.map((s) => `${s.display}: ${s.key}`);
+    const all = isTrusted() ? [] : scan.settings.map((s) => `${s.display}: ${terminalSafe(s.key)}`);
     for (const entry of refused) if (!all.includes(entry)) all.push(entry);
     return all;
   };
@@ -149,7 +149,7 @@ export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Prom
     skipped,
     notice() {
       if (skipped().length === 0) return undefined;
-      const scanned = isTrusted() ? [] : scan.settings.map((s) => `  ${terminalSafe(s.display)}: ${s.key}: ${s.summary}${isChanged(s) ? ' (changed)' : ''}`);
+      const scanned = isTrusted() ? [] : scan.settings.map((s) => `  ${terminalSafe(s.display)}: ${terminalSafe(s.key)}: ${s.summary}${isChanged(s) ? ' (changed)' : ''}`);
       const unexpected = refused.filter((entry) => isTrusted() || !scan.settings.some((s) => settingId(s) === entry));
       const lines = [...scanned, ...unexpected.map((entry) => `  ${terminalSafe(entry)} (changed after the trust check)`)];
       const removed = isTrusted() ? [] : (changedItems ?? []).filter((id) => id.endsWith(' (removed)')).map((id) => `  ${terminalSafe(id)}`);

@@ -77,7 +77,9 @@ test.concurrent('settings keys with line breaks stay on the warning line that qu
       expectNoForgedLine(stderr);
       const lines = stderr.split('\n');
       for (const kind of kinds.filter((k) => stderr.includes(`FORGED-${k}`))) {
-        for (const line of lines.filter((l) => l.includes(`FORGED-${kind}`))) expect({ kind, line }).toEqual({ kind, line: expect.stringMatching(/^mewcode: /) });
+        // A warning's own line, or (an unread top-level key counts as a plugin's section, which needs
+        // trust) the trust notice's item naming the file, the key escaped on it.
+        for (const line of lines.filter((l) => l.includes(`FORGED-${kind}`))) expect({ kind, line }).toEqual({ kind, line: expect.stringMatching(/^(?:mewcode: |  \.mewcode\.yaml: x\\u000a)/) });
       }
     }
     const { stderr } = await s.run(['-p', 'hi', '--trust-project']);
