@@ -4,11 +4,9 @@
  * file as it is now with the replacement made. Undefined when it cannot be known (another tool,
  * a file too large or unreadable while an edit needs it): the caller then counts the write.
  */
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { constants, openSync } from 'node:fs';
 import { readSmallFileFd } from '../../types/small-file.js';
 
-/** Larger files are not read for this (their write counts). */
-const MAX_READ_BYTES = 4 * 1024 * 1024;
 
 export function writtenContent(toolName: string, input: unknown, absolute: string): string | undefined {
   const fields = (input ?? {}) as Record<string, unknown>;
@@ -31,15 +29,8 @@ export function writtenContent(toolName: string, input: unknown, absolute: strin
 function readCurrent(absolute: string): string | 'missing' | undefined {
   try {
     // Non-blocking, a regular file only: a FIFO planted where a tool writes must not hold the check (the main thread).
-    const fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
-    let fits = false;
-    try {
-      const info = fstatSync(fd);
-      fits = info.isFile() && info.size <= MAX_READ_BYTES;
-    } finally {
-      if (!fits) closeSync(fd);
-    }
-    return fits ? readSmallFileFd(fd, absolute) : undefined;
+    // readSmallFileFd refuses what is not a regular file or is larger than its cap (the write then counts).
+    return readSmallFileFd(openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK), absolute);
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined;
   }
